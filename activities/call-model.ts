@@ -1,0 +1,52 @@
+import OpenAI from 'openai';
+import type { ModelConfig } from '../src/config.js';
+import { classifyModelError } from '../src/llm/classify-error.js';
+import type { ToolRegistry } from '../src/tools/registry.js';
+import type { AssistantToolCall, ModelRequest, ModelStep } from '../src/workflow-safe/types.js';
+
+/**
+ * The model activity: sends the conversation, then parses, validates and classifies the reply's
+ * tool calls so the workflow sees only plain data. Every attempt is one Temporal attempt (the
+ * SDK's own retries are off); failures are classified for Temporal's retry policy.
+ */
+export function makeCallModel(model: ModelConfig, registry: ToolRegistry) {
+  const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
+
+  return async function callModel(req: ModelRequest): Promise<ModelStep> {
+    const started = Date.now();
+    const tools = registry.openAITools(req.tools);
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = await client.chat.completions.create({
+        model: req.model ?? model.model,
+        messages: req.messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+        ...(tools.length ? { tools } : {}),
+      });
+    } catch (err) {
+      throw classifyModelError(err, model.baseURL);
+    }
+    const choice = completion.choices?.[0];
+    if (!choice?.message) throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL);
+    const msg = choice.message;
+    const toolCalls: AssistantToolCall[] = (msg.tool_calls ?? []).flatMap((tc) =>
+      tc.type === 'function' ? [{ id: tc.id, type: 'function' as const, function: { name: tc.function.name, arguments: tc.function.arguments ?? '' } }] : [],
+    );
+    const calls = await Promise.all(
+      toolCalls.map((tc) => registry.prepareCall(tc.id, tc.function.name, tc.function.arguments, req.workspace, req.tools)),
+    );
+    const usage = completion.usage;
+    return {
+      assistantMessage: { role: 'assistant', content: msg.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+      calls,
+      ...(calls.length === 0 ? { final: msg.content ?? '' } : {}),
+      finishReason: choice.finish_reason ?? 'unknown',
+      model: completion.model ?? req.model ?? model.model,
+      usage: {
+        promptTokens: usage?.prompt_tokens ?? 0,
+        completionTokens: usage?.completion_tokens ?? 0,
+        totalTokens: usage?.total_tokens ?? 0,
+      },
+      latencyMs: Date.now() - started,
+    };
+  };
+}

@@ -1,0 +1,56 @@
+import { demoCommand } from './commands/demo.js';
+import { downCommand, serverCommand, setupCommand, upCommand, workerCommand } from './commands/infra.js';
+import { resultCommand, statusCommand } from './commands/jobs.js';
+import { RUN_USAGE, runCommand } from './commands/run.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `dagent — durable, auditable agent jobs on Temporal
+
+  ${RUN_USAGE}
+  dagent status JOB_ID [--json]     where a job is
+  dagent result JOB_ID [--json]     wait for a job and print its answer
+  dagent demo [--json]              the offline demo (npm start)
+  dagent up | down                  embedded Temporal server + a worker, in the background
+  dagent server                     the embedded Temporal dev server, in the foreground
+  dagent worker                     a worker, in the foreground
+  dagent setup                      find or build the Temporal CLI
+
+Model: OPENAI_BASE_URL, OPENAI_API_KEY, DAGENT_MODEL (none set: the offline demo model).
+Temporal: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (none set: the embedded dev server in ./.dagent).`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  run: runCommand,
+  demo: demoCommand,
+  status: statusCommand,
+  result: resultCommand,
+  up: upCommand,
+  down: downCommand,
+  server: serverCommand,
+  worker: workerCommand,
+  setup: setupCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(HELP);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`Unknown command '${name}'.\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (err instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`dagent ${name}: ${e.message}`);
+      return 2;
+    }
+    console.error(`dagent ${name} failed: ${e.message}`);
+    if (process.env.DAGENT_DEBUG) console.error(e.stack);
+    return 1;
+  }
+}

@@ -1,0 +1,40 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { ProgressEvent } from '../workflow-safe/types.js';
+import { progressQuery } from '../../workflows/definitions.js';
+
+const fmtMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+export function formatEvent(e: ProgressEvent): string {
+  switch (e.kind) {
+    case 'model_start': return `step ${e.step}  model…`;
+    case 'model_end': return `step ${e.step}  model replied in ${fmtMs(e.ms)}: ${e.calls ? `${e.calls} tool call${e.calls > 1 ? 's' : ''}` : 'final answer'} (${e.tokens} tokens)`;
+    case 'tool_start': return `  → ${e.name} ${e.args}`;
+    case 'tool_end': return `  ${e.isError ? '✗' : '←'} ${e.name} ${fmtMs(e.ms)}: ${e.preview}`;
+    case 'rejected': return `  ✗ ${e.name} rejected: ${e.reason}`;
+    case 'final': return e.status === 'completed' ? `done after ${e.step} step${e.step > 1 ? 's' : ''}` : `stopped: ${e.status} after ${e.step} steps`;
+  }
+}
+
+/**
+ * Prints the job's progress as it happens (polling its progress query) until `until` settles.
+ * Query failures (no worker yet, job closed) are retried quietly.
+ */
+export async function followProgress(handle: WorkflowHandle, until: Promise<unknown>, print: (line: string) => void): Promise<void> {
+  let seen = 0;
+  let finished = false;
+  void until.finally(() => { finished = true; }).catch(() => {});
+  const poll = async () => {
+    try {
+      const events = await handle.query(progressQuery, seen);
+      seen += events.length;
+      for (const e of events) print(formatEvent(e));
+    } catch {
+      // the job may not have a worker yet, or may have closed; keep waiting for `until`
+    }
+  };
+  while (!finished) {
+    await poll();
+    await Promise.race([until.catch(() => {}), new Promise((r) => setTimeout(r, 300))]);
+  }
+  await poll();
+}

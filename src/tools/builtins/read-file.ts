@@ -1,0 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { fileResource, resolveInWorkspace } from '../workspace.js';
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description: 'Read a UTF-8 text file from the workspace.',
+  input: z.object({ path: z.string().min(1).describe('Path relative to the workspace') }),
+  effect: 'read',
+  resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+  execute: async ({ path }, ctx) => readFile(await resolveInWorkspace(ctx.workspace, path), 'utf8'),
+});

@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import type { Effect } from '../workflow-safe/types.js';
+
+/** What a tool handler gets besides its arguments. */
+export interface ToolContext {
+  workspace: string;
+  jobId: string;
+  callId: string;
+  /** `jobId:callId` — stable across retries, for downstream de-duplication. */
+  idempotencyKey: string;
+  signal: AbortSignal;
+  heartbeat(details?: unknown): void;
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  input: S;
+  effect: Effect;
+  /** Resource keys the call touches. A write with none is a barrier (conflicts with everything). */
+  resources?: (args: z.output<S>, ctx: { workspace: string }) => string[] | Promise<string[]>;
+  /** Safe to run again with the same arguments. Default: true for reads, false for writes. */
+  idempotent?: boolean;
+  /** Per-attempt time limit. Default 60 s. */
+  timeoutMs?: number;
+  execute(args: z.output<S>, ctx: ToolContext): Promise<string> | string;
+}
+
+const NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+
+export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>): ToolDefinition<S> {
+  if (!NAME.test(def.name)) {
+    throw new Error(`Tool name '${def.name}' is invalid: use letters, digits, '_' or '-', starting with a letter.`);
+  }
+  if (def.effect !== 'read' && def.effect !== 'write') {
+    throw new Error(`Tool '${def.name}': effect must be 'read' or 'write', got '${String(def.effect)}'.`);
+  }
+  return def;
+}
+
+/** A mistake the model can fix; the message goes back to it as the tool result. */
+export class ToolInputError extends Error {
+  override name = 'ToolInputError';
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { PlannedCall, ToolResult } from '../workflow-safe/types.js';
+import type { ToolContext, ToolDefinition } from './define-tool.js';
+import { truncateForModel } from './truncate.js';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface OpenAITool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export function formatZodIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** The worker's tools: their schemas for the model, validation, classification and execution. */
+export class ToolRegistry {
+  readonly #tools = new Map<string, ToolDefinition>();
+
+  constructor(tools: ToolDefinition<any>[]) {
+    for (const t of tools) {
+      if (this.#tools.has(t.name)) throw new Error(`Tool '${t.name}' is defined twice.`);
+      this.#tools.set(t.name, t);
+    }
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Tool schemas in OpenAI's format, from each tool's zod schema. */
+  openAITools(only?: string[]): OpenAITool[] {
+    return this.#select(only).map((t) => {
+      const { $schema: _ignored, ...parameters } = z.toJSONSchema(t.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+      return { type: 'function', function: { name: t.name, description: t.description, parameters } };
+    });
+  }
+
+  /**
+   * Parses, validates and classifies one call. Never throws for a bad call: a call the model
+   * got wrong comes back with `rejected` set to text the model can act on.
+   */
+  async prepareCall(id: string, name: string, rawArguments: string, workspace: string, only?: string[]): Promise<PlannedCall> {
+    const base = { id, name, rawArguments, effect: 'write' as const, resources: [], idempotent: false, timeoutMs: DEFAULT_TIMEOUT_MS };
+    const tool = this.#tools.get(name);
+    const allowed = this.#select(only).map((t) => t.name);
+    if (!tool || !allowed.includes(name)) {
+      return { ...base, rejected: `Unknown tool '${name}'. Available tools: ${allowed.join(', ')}.` };
+    }
+    const classified = {
+      ...base,
+      effect: tool.effect,
+      idempotent: tool.idempotent ?? tool.effect === 'read',
+      timeoutMs: tool.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    };
+    let json: unknown;
+    try {
+      json = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
+    } catch (err) {
+      return {
+        ...classified,
+        rejected: `Arguments for '${name}' are not valid JSON (${(err as Error).message}). Send one JSON object matching the tool's schema.`,
+      };
+    }
+    const parsed = tool.input.safeParse(json);
+    if (!parsed.success) {
+      return { ...classified, rejected: `Invalid arguments for '${name}': ${formatZodIssues(parsed.error)}.` };
+    }
+    try {
+      const resources = tool.resources ? await tool.resources(parsed.data, { workspace }) : [];
+      return { ...classified, args: parsed.data, resources: [...new Set(resources)].sort() };
+    } catch (err) {
+      return { ...classified, rejected: `Cannot run '${name}': ${(err as Error).message}` };
+    }
+  }
+
+  /** Runs a prepared call. Handler failures become an error result the model reads; never throws for them. */
+  async execute(call: { id: string; name: string; args?: unknown }, ctx: ToolContext): Promise<ToolResult> {
+    const startedAt = Date.now();
+    const done = (output: string, isError: boolean): ToolResult => ({
+      callId: call.id,
+      output: truncateForModel(output),
+      isError,
+      startedAt,
+      endedAt: Date.now(),
+    });
+    const tool = this.#tools.get(call.name);
+    if (!tool) return done(`Unknown tool '${call.name}'. Available tools: ${this.names().join(', ')}.`, true);
+    const parsed = tool.input.safeParse(call.args ?? {});
+    if (!parsed.success) return done(`Invalid arguments for '${call.name}': ${formatZodIssues(parsed.error)}.`, true);
+    try {
+      return done(await tool.execute(parsed.data, ctx), false);
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      const e = err as Error;
+      return done(`Error: ${e.name && e.name !== 'Error' && e.name !== 'ToolInputError' ? `${e.name}: ` : ''}${e.message}`, true);
+    }
+  }
+
+  #select(only?: string[]): ToolDefinition[] {
+    const all = [...this.#tools.values()];
+    return only ? all.filter((t) => only.includes(t.name)) : all;
+  }
+}

@@ -1,0 +1,41 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolInputError } from './define-tool.js';
+
+const inside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
+
+/**
+ * Resolves `p` inside the workspace to a real absolute path, following symlinks of every part
+ * that exists. Refuses anything that ends up outside the workspace. The path need not exist.
+ */
+export async function resolveInWorkspace(workspace: string, p: string): Promise<string> {
+  const root = await realpath(workspace);
+  const wanted = path.resolve(root, p);
+  if (!inside(root, wanted)) throw new ToolInputError(`Path '${p}' is outside the workspace; use a path inside it.`);
+  const missing: string[] = [];
+  let existing = wanted;
+  for (;;) {
+    try {
+      existing = await realpath(existing);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      missing.unshift(path.basename(existing));
+      existing = path.dirname(existing);
+    }
+  }
+  const real = path.join(existing, ...missing);
+  if (!inside(root, real)) {
+    throw new ToolInputError(`Path '${p}' leads outside the workspace through a symbolic link; use a path inside it.`);
+  }
+  return real;
+}
+
+/** The resource key of a file: its real path, so every spelling of one file is one key. */
+export async function fileResource(workspace: string, p: string): Promise<string> {
+  return `file:${await resolveInWorkspace(workspace, p)}`;
+}
+
+export async function workspaceRelative(workspace: string, real: string): Promise<string> {
+  return path.relative(await realpath(workspace), real) || '.';
+}

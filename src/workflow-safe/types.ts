@@ -1,0 +1,98 @@
+// Plain data that crosses the workflow/activity boundary. Nothing here may import Node APIs:
+// workflow code (workflows/) imports these types and the pure helpers beside them.
+
+export type Effect = 'read' | 'write';
+
+export interface AssistantToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: AssistantToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** One tool call the model asked for, parsed, validated and classified by the model activity. */
+export interface PlannedCall {
+  id: string;
+  name: string;
+  /** Validated arguments (the schema's output). Absent when the call was rejected. */
+  args?: unknown;
+  /** The argument text exactly as the model sent it. */
+  rawArguments: string;
+  effect: Effect;
+  /** Resource keys this call touches, e.g. `file:/abs/real/path`. Empty on a write = barrier. */
+  resources: string[];
+  idempotent: boolean;
+  timeoutMs: number;
+  /** Why the call will not run (unknown tool, bad JSON, schema violation, path escape). */
+  rejected?: string;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ModelStep {
+  assistantMessage: ChatMessage & { role: 'assistant' };
+  calls: PlannedCall[];
+  /** Set when the model asked for no tool: the turn's answer. */
+  final?: string;
+  finishReason: string;
+  model: string;
+  usage: Usage;
+  latencyMs: number;
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  model?: string;
+  /** Tool names this agent may use; all registered tools when absent. */
+  tools?: string[];
+  workspace: string;
+}
+
+export interface ToolRequest {
+  jobId: string;
+  workspace: string;
+  call: Pick<PlannedCall, 'id' | 'name' | 'args'>;
+}
+
+export interface ToolResult {
+  callId: string;
+  output: string;
+  isError: boolean;
+  startedAt: number;
+  endedAt: number;
+}
+
+export interface TurnInput {
+  task: string;
+  workspace: string;
+  model?: string;
+  maxSteps?: number;
+  systemPrompt?: string;
+  tools?: string[];
+}
+
+export type TurnStatus = 'completed' | 'max_steps';
+
+export interface TurnResult {
+  status: TurnStatus;
+  answer: string | null;
+  steps: number;
+  usage: Usage;
+}
+
+export type ProgressEvent =
+  | { kind: 'model_start'; at: number; step: number }
+  | { kind: 'model_end'; at: number; step: number; ms: number; calls: number; tokens: number }
+  | { kind: 'tool_start'; at: number; step: number; callId: string; name: string; args: string }
+  | { kind: 'tool_end'; at: number; step: number; callId: string; name: string; ms: number; isError: boolean; preview: string }
+  | { kind: 'rejected'; at: number; step: number; callId: string; name: string; reason: string }
+  | { kind: 'final'; at: number; step: number; status: TurnStatus; answer: string | null };

@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { agentTurn } from '../../workflows/agent-turn.js';
+import type { ScenarioInput } from '../../src/scripted-model/scenario.js';
+import { parseScenario } from '../../src/scripted-model/scenario.js';
+import { startScriptedModel, type ScriptedModel, type ScriptHandler } from '../../src/scripted-model/server.js';
+import { builtinTools } from '../../src/tools/builtins/index.js';
+import type { ToolDefinition } from '../../src/tools/define-tool.js';
+import type { TurnInput } from '../../src/workflow-safe/types.js';
+import { createAgentWorker } from '../../src/worker/create-worker.js';
+
+export function temporalAddress(): string {
+  const a = process.env.TEMPORAL_ADDRESS;
+  if (!a) throw new Error('TEMPORAL_ADDRESS is not set: run the tests with `npm test`, which starts a dev server.');
+  return a;
+}
+
+export const tempDir = (prefix = 'dagent-ws-') => mkdtempSync(path.join(tmpdir(), prefix));
+
+let counter = 0;
+export const uniqueId = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}`;
+
+export interface Harness {
+  client: Client;
+  model: ScriptedModel;
+  taskQueue: string;
+  workspace: string;
+  start(input?: Partial<TurnInput>, jobId?: string): Promise<WorkflowHandle<typeof agentTurn>>;
+  close(): Promise<void>;
+}
+
+/**
+ * A scripted model over real HTTP, a real worker on its own task queue against the shared dev
+ * server, a client and a fresh workspace folder.
+ */
+export async function startHarness(o: { scenario?: ScenarioInput; handler?: ScriptHandler; tools?: ToolDefinition<any>[]; modelTimeoutMs?: number }): Promise<Harness> {
+  const address = temporalAddress();
+  const model = await startScriptedModel({ ...(o.scenario ? { scenario: parseScenario(o.scenario) } : {}), ...(o.handler ? { handler: o.handler } : {}) });
+  const taskQueue = uniqueId('tq');
+  const { worker, connection: workerConn } = await createAgentWorker({
+    address, namespace: 'default', taskQueue,
+    model: { baseURL: model.url, apiKey: 'test-key', model: 'scripted', timeoutMs: o.modelTimeoutMs ?? 10_000 },
+    tools: o.tools ?? builtinTools,
+  });
+  const running = worker.run();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  const workspace = tempDir();
+  return {
+    client, model, taskQueue, workspace,
+    start: (input = {}, jobId = uniqueId('job')) =>
+      client.workflow.start<typeof agentTurn>('agentTurn', { taskQueue, workflowId: jobId, args: [{ task: 'test task', workspace, ...input }] }),
+    async close() {
+      worker.shutdown();
+      await running;
+      await workerConn.close();
+      await connection.close();
+      await model.close();
+    },
+  };
+}
+
+/** The messages of the n-th (0-based) model request the scripted server saw. */
+export function requestMessages(model: ScriptedModel, n: number) {
+  const r = model.requests.filter((q) => q.status === 200)[n];
+  if (!r) throw new Error(`no successful model request #${n}; saw ${model.requests.length} requests`);
+  return r.body.messages;
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { builtinTools } from '../../src/tools/builtins/index.js';
+import { requestMessages, startHarness, type Harness } from '../helpers/harness.js';
+import { overlaps, probeTools, type Interval } from '../helpers/probe-tools.js';
+
+describe('a three-step job: parallel reads, a write, a final answer', () => {
+  const intervals: Interval[] = [];
+  let h: Harness;
+  let result: Awaited<ReturnType<Awaited<ReturnType<Harness['start']>>['result']>>;
+
+  before(async () => {
+    h = await startHarness({
+      tools: [...builtinTools, ...probeTools(intervals)],
+      scenario: {
+        name: 'three-steps',
+        steps: [
+          { reply: { content: 'Reading.', toolCalls: [
+            { name: 'read_file', arguments: { path: 'a.txt' } },
+            { name: 'read_file', arguments: { path: 'b.txt' } },
+            { name: 'slow_read', arguments: { key: 'x' } },
+            { name: 'slow_read', arguments: { key: 'y' } },
+          ] } },
+          { reply: { content: null, toolCalls: [{ name: 'write_file', arguments: { path: 'out/sum.txt', content: 'alpha+beta' } }] } },
+          { reply: { content: 'Wrote out/sum.txt.' } },
+        ],
+      },
+    });
+    writeFileSync(path.join(h.workspace, 'a.txt'), 'alpha');
+    writeFileSync(path.join(h.workspace, 'b.txt'), 'beta');
+    result = await (await h.start({ task: 'combine a and b' })).result();
+  });
+  after(() => h.close());
+
+  it('completes with the final answer and the step count', () => {
+    assert.equal(result.status, 'completed');
+    assert.equal(result.answer, 'Wrote out/sum.txt.');
+    assert.equal(result.steps, 3);
+    assert.ok(result.usage.totalTokens > 0);
+  });
+
+  it('writes the file in the workspace', () => {
+    assert.equal(readFileSync(path.join(h.workspace, 'out/sum.txt'), 'utf8'), 'alpha+beta');
+  });
+
+  it('runs the reads of one step at the same time', () => {
+    assert.equal(intervals.length, 2);
+    assert.ok(overlaps(intervals[0]!, intervals[1]!), `intervals do not overlap: ${JSON.stringify(intervals)}`);
+  });
+
+  it('sends the model the whole history, every tool result paired with its tool_call_id in order', () => {
+    assert.equal(h.model.requests.length, 3);
+    const second = requestMessages(h.model, 1);
+    assert.deepEqual(second.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'tool', 'tool', 'tool']);
+    assert.equal(second[1]!.content, 'combine a and b');
+    const asked = second[2]!.tool_calls!.map((c) => c.id);
+    assert.deepEqual(asked, ['call_1_1', 'call_1_2', 'call_1_3', 'call_1_4']);
+    assert.deepEqual(second.slice(3).map((m) => m.tool_call_id), asked);
+    assert.deepEqual(second.slice(3).map((m) => m.content), ['alpha', 'beta', 'value of x', 'value of y']);
+
+    const third = requestMessages(h.model, 2);
+    assert.deepEqual(third.slice(0, second.length), second, 'step 3 must repeat step 2 history unchanged');
+    assert.deepEqual(third.slice(second.length).map((m) => m.role), ['assistant', 'tool']);
+    assert.equal(third[second.length]!.tool_calls![0]!.function.name, 'write_file');
+    assert.equal(third[second.length + 1]!.tool_call_id, third[second.length]!.tool_calls![0]!.id);
+    assert.match(String(third[second.length + 1]!.content), /^Wrote 10 bytes to out\/sum.txt/);
+  });
+
+  it('offers the model every tool with its JSON schema', () => {
+    const tools = h.model.requests[0]!.body.tools!.map((t) => t.function.name);
+    assert.deepEqual(tools, [...builtinTools.map((t) => t.name), 'slow_read']);
+  });
+});

@@ -1,0 +1,108 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { preview } from '../src/workflow-safe/preview.js';
+import { DEFAULT_SYSTEM_PROMPT } from '../src/workflow-safe/prompt.js';
+import { runDag, schedule } from '../src/workflow-safe/schedule.js';
+import type { ChatMessage, PlannedCall, ProgressEvent, ToolResult, TurnInput, TurnResult } from '../src/workflow-safe/types.js';
+import { addUsage, zeroUsage } from '../src/workflow-safe/usage.js';
+import { progressQuery } from './definitions.js';
+
+export const DEFAULT_MAX_STEPS = 20;
+
+const { callModel } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** Idempotent tools retry freely; others run at most once and report an unknown outcome. */
+function toolActivity(call: PlannedCall) {
+  return proxyActivities<Activities>({
+    startToCloseTimeout: call.timeoutMs,
+    heartbeatTimeout: '30s',
+    retry: call.idempotent
+      ? { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 }
+      : { maximumAttempts: 1 },
+  }).runTool;
+}
+
+function failureText(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** One agent turn: model → tool calls → results → model, until a final answer or maxSteps. */
+export async function agentTurn(input: TurnInput): Promise<TurnResult> {
+  const jobId = workflowInfo().workflowId;
+  const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS;
+  const events: ProgressEvent[] = [];
+  const now = () => Date.now();
+  setHandler(progressQuery, (since) => events.slice(since));
+
+  const messages: ChatMessage[] = [
+    { role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
+    { role: 'user', content: input.task },
+  ];
+  let usage = zeroUsage();
+
+  for (let step = 1; step <= maxSteps; step++) {
+    events.push({ kind: 'model_start', at: now(), step });
+    let reply;
+    try {
+      reply = await callModel({
+        messages,
+        workspace: input.workspace,
+        ...(input.model ? { model: input.model } : {}),
+        ...(input.tools ? { tools: input.tools } : {}),
+      });
+    } catch (err) {
+      const cause = err instanceof ActivityFailure ? err.cause : undefined;
+      throw ApplicationFailure.create({
+        message: `Model call failed at step ${step}: ${failureText(err)}`,
+        type: cause instanceof ApplicationFailure && cause.type ? cause.type : 'ModelCallFailed',
+        nonRetryable: true,
+      });
+    }
+    usage = addUsage(usage, reply.usage);
+    messages.push(reply.assistantMessage);
+    events.push({ kind: 'model_end', at: now(), step, ms: reply.latencyMs, calls: reply.calls.length, tokens: reply.usage.totalTokens });
+
+    if (reply.calls.length === 0) {
+      const answer = reply.final ?? '';
+      events.push({ kind: 'final', at: now(), step, status: 'completed', answer });
+      return { status: 'completed', answer, steps: step, usage };
+    }
+
+    for (const call of reply.calls) {
+      if (call.rejected) events.push({ kind: 'rejected', at: now(), step, callId: call.id, name: call.name, reason: call.rejected });
+    }
+    const runnable = reply.calls.filter((c) => !c.rejected);
+    const deps = schedule(runnable);
+    const results = new Map<string, ToolResult>();
+    await runDag(deps, async (i) => {
+      const call = runnable[i]!;
+      events.push({ kind: 'tool_start', at: now(), step, callId: call.id, name: call.name, args: preview(call.rawArguments) });
+      const started = now();
+      let result: ToolResult;
+      try {
+        result = await toolActivity(call)({ jobId, workspace: input.workspace, call: { id: call.id, name: call.name, args: call.args } });
+      } catch (err) {
+        const output = call.idempotent
+          ? `Error: the tool failed on every attempt: ${failureText(err)}`
+          : `Error: the outcome of this call is unknown (it was not retried because '${call.name}' is not idempotent): ${failureText(err)}. Check the current state before trying again.`;
+        result = { callId: call.id, output, isError: true, startedAt: started, endedAt: now() };
+      }
+      results.set(call.id, result);
+      events.push({
+        kind: 'tool_end', at: now(), step, callId: call.id, name: call.name,
+        ms: result.endedAt - result.startedAt, isError: result.isError, preview: preview(result.output),
+      });
+    });
+
+    for (const call of reply.calls) {
+      const content = call.rejected ? `Error: ${call.rejected}` : results.get(call.id)!.output;
+      messages.push({ role: 'tool', tool_call_id: call.id, content });
+    }
+  }
+  events.push({ kind: 'final', at: now(), step: maxSteps, status: 'max_steps', answer: null });
+  return { status: 'max_steps', answer: null, steps: maxSteps, usage };
+}

@@ -1,0 +1,1 @@
+export { agentTurn } from './agent-turn.js';
