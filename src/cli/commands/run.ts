@@ -59,7 +59,13 @@ export async function startJob(o: StartJobOptions): Promise<{ code: number; outc
   try {
     let handle;
     try {
-      handle = await t.client.workflow.start<typeof agentTurn>('agentTurn', { taskQueue, workflowId: o.jobId, args: [o.input] });
+      handle = await t.client.workflow.start<typeof agentTurn>('agentTurn', {
+        taskQueue,
+        workflowId: o.jobId,
+        args: [o.input],
+        // A job id names one job for good: never reuse it, even after the job closed.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) {
         throw new UsageError(`A job with id '${o.jobId}' already exists. Choose another --id, or look at it with \`dagent status ${o.jobId}\`.`);

@@ -5,6 +5,7 @@
  * call = NAME '(' expr (',' expr)* ')' | NAME | NUMBER | '(' expr ')'.
  */
 
+// Lookups use Object.hasOwn: a plain `in`/index would find `constructor`, `toString`, ….
 const FUNCTIONS: Record<string, (...xs: number[]) => number> = {
   sqrt: Math.sqrt, abs: Math.abs, round: Math.round, floor: Math.floor, ceil: Math.ceil,
   sin: Math.sin, cos: Math.cos, tan: Math.tan, ln: Math.log, log10: Math.log10, log2: Math.log2,
@@ -75,7 +76,7 @@ export function evaluate(src: string): number {
     if (t.kind === 'name') {
       k++;
       if (isOp('(')) {
-        const fn = FUNCTIONS[t.value];
+        const fn = Object.hasOwn(FUNCTIONS, t.value) ? FUNCTIONS[t.value] : undefined;
         if (!fn) throw new ArithmeticError(`Unknown function '${t.value}'. Known: ${Object.keys(FUNCTIONS).join(', ')}.`);
         k++;
         const args = [expr()];
@@ -83,7 +84,7 @@ export function evaluate(src: string): number {
         expect(')');
         return fn(...args);
       }
-      const c = CONSTANTS[t.value];
+      const c = Object.hasOwn(CONSTANTS, t.value) ? CONSTANTS[t.value] : undefined;
       if (c === undefined) throw new ArithmeticError(`Unknown name '${t.value}'. Known constants: ${Object.keys(CONSTANTS).join(', ')}.`);
       return c;
     }

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import OpenAI from 'openai';
+import { classifyModelError } from '../../src/llm/classify-error.js';
+import { startScriptedModel, type ScriptedModel } from '../../src/scripted-model/server.js';
+
+describe('classifyModelError, on real HTTP errors from the scripted server', () => {
+  let m: ScriptedModel;
+  before(async () => {
+    m = await startScriptedModel({
+      handler: ({ body }) => {
+        const status = Number(String(body.messages[0]!.content));
+        if (status === 1) return { faults: [{ delayMs: 2_000 }], reply: { content: 'late' } };
+        return { faults: [{ status, retryAfter: 7 }], reply: { content: 'ok' } };
+      },
+    });
+  });
+  after(() => m.close());
+
+  const failWith = async (content: string, timeout = 5_000) => {
+    const client = new OpenAI({ baseURL: m.url, apiKey: 'k', maxRetries: 0, timeout });
+    try {
+      await client.chat.completions.create({ model: 'x', messages: [{ role: 'user', content }] });
+    } catch (err) {
+      return classifyModelError(err, m.url);
+    }
+    throw new Error('expected a failure');
+  };
+
+  it('retries 429 after the time retry-after gives', async () => {
+    const f = await failWith('429');
+    assert.deepEqual([f.type, f.nonRetryable, f.nextRetryDelay], ['ModelRateLimited', false, 7000]);
+  });
+
+  it('retries 5xx', async () => {
+    const f = await failWith('502');
+    assert.deepEqual([f.type, f.nonRetryable], ['ModelServerError', false]);
+  });
+
+  for (const [status, type, hint] of [[400, 'ModelBadRequest', /check the model name/], [401, 'ModelAuthentication', /check OPENAI_API_KEY/], [403, 'ModelPermissionDenied', /may not use this model/], [404, 'ModelNotFound', /check DAGENT_MODEL/], [422, 'ModelUnprocessable', /could not process/]] as const) {
+    it(`does not retry ${status}, and says why`, async () => {
+      const f = await failWith(String(status));
+      assert.deepEqual([f.type, f.nonRetryable], [type, true]);
+      assert.match(f.message, new RegExp(`HTTP ${status}`));
+      assert.match(f.message, hint);
+    });
+  }
+
+  it('retries a timeout', async () => {
+    const f = await failWith('1', 300);
+    assert.deepEqual([f.type, f.nonRetryable], ['ModelTimeout', false]);
+  });
+
+  it('retries a refused connection', async () => {
+    const client = new OpenAI({ baseURL: 'http://127.0.0.1:1/v1', apiKey: 'k', maxRetries: 0 });
+    const f = await client.chat.completions.create({ model: 'x', messages: [] }).then(() => null, (e) => classifyModelError(e, 'http://127.0.0.1:1/v1'));
+    assert.deepEqual([f?.type, f?.nonRetryable], ['ModelConnection', false]);
+  });
+});

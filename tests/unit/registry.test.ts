@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { builtinTools } from '../../src/tools/builtins/index.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { tempDir } from '../helpers/harness.js';
+
+const ctx = { workspace: tempDir(), jobId: 'j', callId: 'c', idempotencyKey: 'j:c', signal: new AbortController().signal, heartbeat: () => {} };
+
+describe('ToolRegistry', () => {
+  const registry = new ToolRegistry(builtinTools);
+
+  it('gives the model a JSON schema per tool, from zod', () => {
+    const write = registry.openAITools().find((t) => t.function.name === 'write_file')!;
+    assert.equal(write.function.parameters.type, 'object');
+    assert.deepEqual(write.function.parameters.required, ['path', 'content']);
+    assert.equal('$schema' in write.function.parameters, false);
+    const list = registry.openAITools(['list_files']);
+    assert.deepEqual(list.map((t) => t.function.name), ['list_files']);
+    assert.equal((list[0]!.function.parameters.required as string[] | undefined)?.includes('path') ?? false, false, 'defaulted fields are optional for the model');
+  });
+
+  it('classifies calls: effect, resources, idempotence', async () => {
+    const read = await registry.prepareCall('1', 'read_file', '{"path":"a.txt"}', ctx.workspace);
+    assert.equal(read.effect, 'read');
+    assert.equal(read.idempotent, true);
+    assert.equal(read.resources.length, 1);
+    assert.match(read.resources[0]!, /^file:\/.*\/a\.txt$/);
+    const shell = await registry.prepareCall('2', 'shell', '{"command":"ls"}', ctx.workspace);
+    assert.deepEqual([shell.effect, shell.resources, shell.idempotent], ['write', [], false]);
+    const write = await registry.prepareCall('3', 'write_file', '{"path":"a.txt","content":""}', ctx.workspace);
+    assert.deepEqual([write.effect, write.idempotent, write.resources], ['write', true, read.resources]);
+  });
+
+  it('rejects with text the model can act on', async () => {
+    const allowedOnly = await registry.prepareCall('1', 'shell', '{}', ctx.workspace, ['read_file', 'calculator']);
+    assert.equal(allowedOnly.rejected, "Unknown tool 'shell'. Available tools: read_file, calculator.");
+    const missing = await registry.prepareCall('2', 'write_file', '{"path":"a"}', ctx.workspace);
+    assert.match(missing.rejected!, /content: Invalid input: expected string, received undefined/);
+    const escape = await registry.prepareCall('3', 'read_file', '{"path":"../../etc/passwd"}', ctx.workspace);
+    assert.match(escape.rejected!, /Cannot run 'read_file': Path '..\/..\/etc\/passwd' is outside the workspace/);
+    const empty = await registry.prepareCall('4', 'list_files', '', ctx.workspace);
+    assert.equal(empty.rejected, undefined, 'empty arguments mean {}');
+  });
+
+  it('turns handler exceptions into error results, never throws', async () => {
+    const boom = defineTool({ name: 'boom', description: 'x', input: z.object({}), effect: 'read', execute: () => { throw new TypeError('kaput'); } });
+    const r = await new ToolRegistry([boom]).execute({ id: 'c', name: 'boom', args: {} }, ctx);
+    assert.deepEqual([r.isError, r.output], [true, 'Error: TypeError: kaput']);
+  });
+
+  it('refuses bad definitions up front', () => {
+    assert.throws(() => defineTool({ name: 'bad name', description: '', input: z.object({}), effect: 'read', execute: () => '' }), /Tool name 'bad name' is invalid/);
+    const t = defineTool({ name: 'dup', description: '', input: z.object({}), effect: 'read', execute: () => '' });
+    assert.throws(() => new ToolRegistry([t, t]), /Tool 'dup' is defined twice/);
+  });
+});
