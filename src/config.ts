@@ -22,9 +22,9 @@ type Env = Record<string, string | undefined>;
 export function modelConfigFromEnv(env: Env = process.env): ModelConfig | null {
   if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) return null;
   return {
-    baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
-    apiKey: env.OPENAI_API_KEY ?? 'unused',
-    model: env.DAGENT_MODEL ?? 'gpt-4o-mini',
+    baseURL: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
+    apiKey: env.OPENAI_API_KEY || 'unused',
+    model: env.DAGENT_MODEL || 'gpt-4o-mini',
     timeoutMs: Number(env.DAGENT_MODEL_TIMEOUT_MS ?? 90_000),
   };
 }
