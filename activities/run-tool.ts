@@ -18,6 +18,7 @@ export function makeRunTool(registry: ToolRegistry) {
         jobId: req.jobId,
         callId: req.call.id,
         idempotencyKey: `${req.jobId}:${req.call.id}`,
+        fencingTokens: req.fencingTokens ?? {},
         signal: ctx.cancellationSignal,
         heartbeat: (d) => ctx.heartbeat(d),
       });

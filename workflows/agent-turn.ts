@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../src/workflow-safe/prompt.js';
@@ -6,6 +6,7 @@ import { runDag, schedule } from '../src/workflow-safe/schedule.js';
 import type { ChatMessage, PlannedCall, ProgressEvent, ToolResult, TurnInput, TurnResult } from '../src/workflow-safe/types.js';
 import { addUsage, zeroUsage } from '../src/workflow-safe/usage.js';
 import { progressQuery } from './definitions.js';
+import { TurnLocks } from './locks.js';
 
 export const DEFAULT_MAX_STEPS = 20;
 
@@ -37,6 +38,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   const events: ProgressEvent[] = [];
   const now = () => Date.now();
   setHandler(progressQuery, (since) => events.slice(since));
+  const locks = new TurnLocks(jobId, input.lockOptions);
 
   const messages: ChatMessage[] = [
     { role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
@@ -76,21 +78,33 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       if (call.rejected) events.push({ kind: 'rejected', at: now(), step, callId: call.id, name: call.name, reason: call.rejected });
     }
     const runnable = reply.calls.filter((c) => !c.rejected);
-    const deps = schedule(runnable);
+    const deps = schedule(runnable, { serialWrites: input.serialWrites ?? false });
     const results = new Map<string, ToolResult>();
     await runDag(deps, async (i) => {
       const call = runnable[i]!;
-      events.push({ kind: 'tool_start', at: now(), step, callId: call.id, name: call.name, args: preview(call.rawArguments) });
-      const started = now();
-      let result: ToolResult;
-      try {
-        result = await toolActivity(call)({ jobId, workspace: input.workspace, call: { id: call.id, name: call.name, args: call.args } });
-      } catch (err) {
-        const output = call.idempotent
-          ? `Error: the tool failed on every attempt: ${failureText(err)}`
-          : `Error: the outcome of this call is unknown (it was not retried because '${call.name}' is not idempotent): ${failureText(err)}. Check the current state before trying again.`;
-        result = { callId: call.id, output, isError: true, startedAt: started, endedAt: now() };
-      }
+      const run = async (fencingTokens: Record<string, number>) => {
+        events.push({ kind: 'tool_start', at: now(), step, callId: call.id, name: call.name, args: preview(call.rawArguments) });
+        const started = now();
+        try {
+          return await toolActivity(call)({ jobId, workspace: input.workspace, call: { id: call.id, name: call.name, args: call.args }, fencingTokens });
+        } catch (err) {
+          if (isCancellation(err)) throw err;
+          const output = call.idempotent
+            ? `Error: the tool failed on every attempt: ${failureText(err)}`
+            : `Error: the outcome of this call is unknown (it was not retried because '${call.name}' is not idempotent): ${failureText(err)}. Check the current state before trying again.`;
+          return { callId: call.id, output, isError: true, startedAt: started, endedAt: now() };
+        }
+      };
+      const locked = call.effect === 'write' && call.resources.length > 0 && (input.locks ?? true);
+      if (locked) events.push({ kind: 'lock_wait', at: now(), step, callId: call.id, keys: call.resources });
+      const result = locked
+        ? await locks.withLocks(
+            call.id,
+            call.resources,
+            (g) => events.push({ kind: 'lock_granted', at: now(), step, callId: call.id, key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder }),
+            (grants) => run(Object.fromEntries(grants.map((g) => [g.key, g.token]))),
+          )
+        : await run({});
       results.set(call.id, result);
       events.push({
         kind: 'tool_end', at: now(), step, callId: call.id, name: call.name,

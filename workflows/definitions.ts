@@ -1,6 +1,18 @@
-// Queries, signals and updates of the turn workflow, defined once for workflows and clients.
-import { defineQuery } from '@temporalio/workflow';
+// Queries and signals of the turn and lock workflows, defined once for workflows and clients.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from '../src/workflow-safe/lock-types.js';
 import type { ProgressEvent } from '../src/workflow-safe/types.js';
 
-/** Progress events from index `since` on. */
+/** Progress events of a turn from index `since` on. */
 export const progressQuery = defineQuery<ProgressEvent[], [number]>('progress');
+
+/** To a lock: queue me. */
+export const acquireSignal = defineSignal<[AcquireRequest]>('acquire');
+/** To a lock: I am done (or no longer want it). */
+export const releaseSignal = defineSignal<[ReleaseRequest]>('release');
+/** To a lock: I am still working; extend my lease. */
+export const renewSignal = defineSignal<[ReleaseRequest]>('renew');
+/** To a turn: you hold the key now. */
+export const lockGrantedSignal = defineSignal<[LockGrant]>('lockGranted');
+/** A lock's current state: holder, queue, recent events. */
+export const lockStateQuery = defineQuery<LockState>('lockState');

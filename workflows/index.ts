@@ -1,1 +1,2 @@
 export { agentTurn } from './agent-turn.js';
+export { resourceLock } from './resource-lock.js';

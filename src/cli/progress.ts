@@ -10,6 +10,8 @@ export function formatEvent(e: ProgressEvent): string {
     case 'model_end': return `step ${e.step}  model replied in ${fmtMs(e.ms)}: ${e.calls ? `${e.calls} tool call${e.calls > 1 ? 's' : ''}` : 'final answer'} (${e.tokens} tokens)`;
     case 'tool_start': return `  → ${e.name} ${e.args}`;
     case 'tool_end': return `  ${e.isError ? '✗' : '←'} ${e.name} ${fmtMs(e.ms)}: ${e.preview}`;
+    case 'lock_wait': return `  ⧗ lock ${e.keys.join(', ')}…`;
+    case 'lock_granted': return `  ⚿ lock ${e.key} token ${e.token} after ${fmtMs(e.waitedMs)}${e.previousHolder ? ` (held before by ${e.previousHolder})` : ''}`;
     case 'rejected': return `  ✗ ${e.name} rejected: ${e.reason}`;
     case 'final': return e.status === 'completed' ? `done after ${e.step} step${e.step > 1 ? 's' : ''}` : `stopped: ${e.status} after ${e.step} steps`;
   }

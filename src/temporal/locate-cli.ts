@@ -71,7 +71,7 @@ export async function locateTemporalCli(log: (line: string) => void = (l) => pro
       for (const m of text.matchAll(/go: downloading (\S+)/g)) modules.add(m[1]!);
     });
     const ticker = setInterval(() => {
-      log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${modules.size} modules downloaded${modules.size ? ', compiling' : ''}`);
+      log(`  … ${Math.round((Date.now() - started) / 1000)} s (${modules.size} modules downloaded so far; then compiling)`);
     }, 15_000);
     child.on('error', (e) => { clearInterval(ticker); reject(e); });
     child.on('close', (c) => {

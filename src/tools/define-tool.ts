@@ -8,6 +8,8 @@ export interface ToolContext {
   callId: string;
   /** `jobId:callId` — stable across retries, for downstream de-duplication. */
   idempotencyKey: string;
+  /** Fencing token per resource key this call holds a lock on; pass it to storage that checks it. */
+  fencingTokens: Record<string, number>;
   signal: AbortSignal;
   heartbeat(details?: unknown): void;
 }

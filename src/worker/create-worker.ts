@@ -1,3 +1,4 @@
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import type { ModelConfig } from '../config.js';
@@ -22,18 +23,28 @@ export interface AgentWorkerOptions {
  * A worker for agent turns. Workflow code is bundled once per source version and cached in the
  * data folder; DAGENT_WORKFLOW_BUNDLE names a prebuilt bundle instead (the test runner's).
  */
-export async function createAgentWorker(o: AgentWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createAgentWorker(o: AgentWorkerOptions): Promise<{ worker: Worker; connection: { close(): Promise<void> } }> {
   installRuntime(o.logLevel);
   const connection = await NativeConnection.connect({ address: o.address });
   const registry = new ToolRegistry(o.tools ?? builtinTools);
+  const clientConnection = await Connection.connect({ address: o.address });
+  const client = new Client({ connection: clientConnection, namespace: o.namespace });
   const bundlePath = process.env.DAGENT_WORKFLOW_BUNDLE ?? (await cachedWorkflowBundle());
   const worker = await Worker.create({
     connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: { codePath: bundlePath },
-    activities: createActivities({ model: o.model, registry }),
+    activities: createActivities({ model: o.model, registry, client }),
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
   });
-  return { worker, connection };
+  return {
+    worker,
+    connection: {
+      async close() {
+        await connection.close();
+        await clientConnection.close();
+      },
+    },
+  };
 }

@@ -2,9 +2,13 @@ import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 
 let installed = false;
 
-/** Installs the Temporal runtime once, logging at `level` (DAGENT_LOG_LEVEL overrides). */
+/** Installs the Temporal runtime once; the SDK and its core log at `level` (DAGENT_LOG_LEVEL overrides). */
 export function installRuntime(level: LogLevel = 'WARN'): void {
   if (installed) return;
   installed = true;
-  Runtime.install({ logger: new DefaultLogger((process.env.DAGENT_LOG_LEVEL as LogLevel | undefined) ?? level) });
+  const chosen = (process.env.DAGENT_LOG_LEVEL as LogLevel | undefined) ?? level;
+  Runtime.install({
+    logger: new DefaultLogger(chosen),
+    telemetryOptions: { logging: { filter: { core: chosen, other: chosen } } },
+  });
 }

@@ -1,3 +1,5 @@
+import type { LockOptions } from './lock-types.js';
+
 // Plain data that crosses the workflow/activity boundary. Nothing here may import Node APIs:
 // workflow code (workflows/) imports these types and the pure helpers beside them.
 
@@ -61,6 +63,8 @@ export interface ToolRequest {
   jobId: string;
   workspace: string;
   call: Pick<PlannedCall, 'id' | 'name' | 'args'>;
+  /** Fencing token per resource key this call holds a lock on. */
+  fencingTokens?: Record<string, number>;
 }
 
 export interface ToolResult {
@@ -78,6 +82,11 @@ export interface TurnInput {
   maxSteps?: number;
   systemPrompt?: string;
   tools?: string[];
+  /** Run every write strictly one at a time within the turn. Default false. */
+  serialWrites?: boolean;
+  /** Take cross-agent locks for writes. Default true; false only for tests that show why. */
+  locks?: boolean;
+  lockOptions?: LockOptions;
 }
 
 export type TurnStatus = 'completed' | 'max_steps';
@@ -94,5 +103,7 @@ export type ProgressEvent =
   | { kind: 'model_end'; at: number; step: number; ms: number; calls: number; tokens: number }
   | { kind: 'tool_start'; at: number; step: number; callId: string; name: string; args: string }
   | { kind: 'tool_end'; at: number; step: number; callId: string; name: string; ms: number; isError: boolean; preview: string }
+  | { kind: 'lock_wait'; at: number; step: number; callId: string; keys: string[] }
+  | { kind: 'lock_granted'; at: number; step: number; callId: string; key: string; token: number; waitedMs: number; previousHolder: string | null }
   | { kind: 'rejected'; at: number; step: number; callId: string; name: string; reason: string }
   | { kind: 'final'; at: number; step: number; status: TurnStatus; answer: string | null };

@@ -6,7 +6,7 @@ import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { tempDir } from '../helpers/harness.js';
 
-const ctx = { workspace: tempDir(), jobId: 'j', callId: 'c', idempotencyKey: 'j:c', signal: new AbortController().signal, heartbeat: () => {} };
+const ctx = { workspace: tempDir(), jobId: 'j', callId: 'c', idempotencyKey: 'j:c', fencingTokens: {}, signal: new AbortController().signal, heartbeat: () => {} };
 
 describe('ToolRegistry', () => {
   const registry = new ToolRegistry(builtinTools);

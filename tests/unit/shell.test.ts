@@ -5,7 +5,7 @@ import { tempDir } from '../helpers/harness.js';
 
 const run = (command: string, timeout_seconds = 10) =>
   Promise.resolve(shellTool.execute({ command, timeout_seconds }, {
-    workspace: tempDir(), jobId: 'j', callId: 'c', idempotencyKey: 'j:c', signal: new AbortController().signal, heartbeat: () => {},
+    workspace: tempDir(), jobId: 'j', callId: 'c', idempotencyKey: 'j:c', fencingTokens: {}, signal: new AbortController().signal, heartbeat: () => {},
   }));
 
 describe('shell tool', () => {

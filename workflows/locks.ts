@@ -1,0 +1,67 @@
+import { CancellationScope, condition, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { lockWorkflowId, type LockGrant, type LockOptions } from '../src/workflow-safe/lock-types.js';
+import { lockGrantedSignal, releaseSignal, renewSignal } from './definitions.js';
+
+const DEFAULT_LEASE_MS = 30_000;
+
+const { requestLock } = proxyActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
+});
+
+const quietly = (p: Promise<unknown>) => p.catch(() => {}); // the lock may be gone; it forgets us anyway
+
+/**
+ * The turn's side of the cross-agent locks: takes every key of a call in sorted order (so two
+ * calls never deadlock), renews the leases while the call runs, and releases all of them —
+ * granted or still queued — on success, failure and cancellation alike.
+ */
+export class TurnLocks {
+  readonly #grants = new Map<string, LockGrant>();
+  readonly #leaseMs: number;
+
+  constructor(private readonly jobId: string, private readonly options: LockOptions = {}) {
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    setHandler(lockGrantedSignal, (g) => {
+      this.#grants.set(g.requestId, g);
+    });
+  }
+
+  async withLocks<T>(callId: string, keys: string[], onGrant: (g: LockGrant) => void, fn: (grants: LockGrant[]) => Promise<T>): Promise<T> {
+    const requested: Array<{ key: string; requestId: string }> = [];
+    const held: LockGrant[] = [];
+    try {
+      for (const key of [...new Set(keys)].sort()) {
+        const requestId = `${this.jobId}/${callId}/${key}`;
+        requested.push({ key, requestId });
+        await requestLock({ key, request: { requestId, workflowId: this.jobId, callId, leaseMs: this.#leaseMs }, options: this.options });
+        await condition(() => this.#grants.has(requestId));
+        const grant = this.#grants.get(requestId)!;
+        held.push(grant);
+        onGrant(grant);
+      }
+      return await this.#renewing(held, () => fn(held));
+    } finally {
+      await CancellationScope.nonCancellable(() =>
+        Promise.all(requested.map((r) => quietly(getExternalWorkflowHandle(lockWorkflowId(r.key)).signal(releaseSignal, { requestId: r.requestId })))),
+      );
+      for (const r of requested) this.#grants.delete(r.requestId);
+    }
+  }
+
+  async #renewing<T>(held: LockGrant[], fn: () => Promise<T>): Promise<T> {
+    let done = false;
+    const renewer = (async () => {
+      while (!(await condition(() => done, Math.max(100, Math.floor(this.#leaseMs / 3))))) {
+        await Promise.all(held.map((g) => quietly(getExternalWorkflowHandle(lockWorkflowId(g.key)).signal(renewSignal, { requestId: g.requestId }))));
+      }
+    })();
+    try {
+      return await fn();
+    } finally {
+      done = true;
+      await renewer;
+    }
+  }
+}
