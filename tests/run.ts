@@ -1,28 +1,15 @@
 // `npm test`: typecheck, then every test file against ONE real Temporal dev server started here.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnDevServer, waitForServer } from '../src/temporal/dev-server.js';
-import { locateTemporalCli } from '../src/temporal/locate-cli.js';
+import { startEphemeralServer } from '../src/temporal/ephemeral-server.js';
 import { bundleWorkflows } from '../src/worker/bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = Date.now();
 const say = (l: string) => process.stderr.write(`[test] ${l}\n`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const filter = process.argv.slice(2);
 const files = ['unit', 'integration']
@@ -36,17 +23,13 @@ if (filter.length === 0) {
 }
 
 const work = mkdtempSync(path.join(tmpdir(), 'dagent-test-'));
-const cliPath = await locateTemporalCli((l) => say(l));
-const port = await freePort();
-const address = `127.0.0.1:${port}`;
-say(`Temporal dev server ${cliPath} on ${address}…`);
-const server = spawnDevServer({ cliPath, port, logFile: path.join(work, 'server.log') });
+const server = await startEphemeralServer(work, say);
+const { address } = server;
 let code = 1;
 try {
-  await waitForServer(address, 60_000, server, path.join(work, 'server.log'));
   const bundle = await bundleWorkflows(path.join(work, 'workflows.js'));
   say(`server up and workflows bundled in ${((Date.now() - started) / 1000).toFixed(1)} s; ${files.length} test files`);
-  const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', DAGENT_WORKFLOW_BUNDLE: bundle, DAGENT_HOME: path.join(work, 'home'), DAGENT_LOG_LEVEL: process.env.DAGENT_LOG_LEVEL ?? 'ERROR', DAGENT_TEST_SERVER_LOG: path.join(work, 'server.log') };
+  const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', DAGENT_WORKFLOW_BUNDLE: bundle, DAGENT_HOME: path.join(work, 'home'), DAGENT_LOG_LEVEL: process.env.DAGENT_LOG_LEVEL ?? 'ERROR', DAGENT_TEST_SERVER_LOG: server.logFile };
   delete env.OPENAI_BASE_URL;
   delete env.OPENAI_API_KEY;
   code = await new Promise<number>((resolve) => {
@@ -54,8 +37,7 @@ try {
     child.on('close', (c) => resolve(c ?? 1));
   });
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('close', r));
+  await server.stop();
   if (code === 0) rmSync(work, { recursive: true, force: true });
   else say(`kept ${work} (server log, bundle) for inspection`);
 }

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { freePort } from '../../src/temporal/ephemeral-server.js';
 import { dagent } from '../helpers/cli.js';
 import { tempDir, uniqueId } from '../helpers/harness.js';
 
 const DEMO = fileURLToPath(new URL('../../demo/workspace', import.meta.url));
-
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as { port: number };
-    s.close(() => resolve(port));
-  });
-});
 
 describe('the embedded server (dagent up / down)', () => {
   it('keeps jobs in its SQLite file across a restart, and stops what it started', async () => {

@@ -12,7 +12,7 @@ import { note, out, printJson } from '../output.js';
 import { followProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
-export const RUN_USAGE = `dagent run "<task>" [--workspace DIR] [--model NAME] [--max-steps N] [--id JOB_ID] [--detach] [--json]`;
+export const RUN_USAGE = `dagent run "<task>" [--workspace DIR] [--model NAME] [--max-steps N] [--serial-writes] [--id JOB_ID] [--detach] [--json]`;
 
 export function newJobId(prefix = 'job'): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -98,6 +98,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       workspace: { type: 'string', short: 'w' },
       model: { type: 'string', short: 'm' },
       'max-steps': { type: 'string' },
+      'serial-writes': { type: 'boolean', default: false },
       id: { type: 'string' },
       detach: { type: 'boolean', short: 'd', default: false },
       json: { type: 'boolean', default: false },
@@ -111,6 +112,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     workspace: workspaceDir(values.workspace),
     ...(values.model ? { model: values.model } : {}),
     ...(maxSteps ? { maxSteps } : {}),
+    ...(values['serial-writes'] ? { serialWrites: true } : {}),
   };
   const { code, temporal } = await startJob({ input, jobId: values.id ?? newJobId(), detach: values.detach, json: values.json });
   await temporal.close();

@@ -1,0 +1,21 @@
+// `npm run bench`: the benchmarks, side by side in one run against one fresh dev server.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEphemeralServer } from '../src/temporal/ephemeral-server.js';
+import { benchFanOut } from './fan-out.js';
+import { benchLocks } from './locks.js';
+
+const work = mkdtempSync(path.join(tmpdir(), 'dagent-bench-'));
+process.env.DAGENT_HOME ??= path.join(work, 'home');
+process.env.DAGENT_LOG_LEVEL ??= 'ERROR';
+const server = await startEphemeralServer(work, (l) => console.error(l));
+process.env.TEMPORAL_ADDRESS = server.address;
+const only = process.argv[2];
+try {
+  if (!only || only === 'fan-out') console.log(`${await benchFanOut()}\n`);
+  if (!only || only === 'locks') console.log(`${await benchLocks()}\n`);
+} finally {
+  await server.stop();
+}
+process.exit(0);
