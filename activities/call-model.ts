@@ -3,6 +3,7 @@ import type { ModelConfig } from '../src/config.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ModelRequest, ModelStep } from '../src/workflow-safe/types.js';
+import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js';
 
 /**
  * The model activity: sends the conversation, then parses, validates and classifies the reply's
@@ -14,12 +15,14 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry) {
 
   return async function callModel(req: ModelRequest): Promise<ModelStep> {
     const started = Date.now();
-    const tools = registry.openAITools(req.tools);
+    const format = req.toolFormat ?? 'native';
+    const tools = format === 'native' ? registry.openAITools(req.tools) : [];
+    const messages = format === 'native' ? req.messages : toTextMessages(req.messages, protocolFor(format), registry, req.tools);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
       completion = await client.chat.completions.create({
         model: req.model ?? model.model,
-        messages: req.messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+        messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
         ...(tools.length ? { tools } : {}),
       });
     } catch (err) {
@@ -28,17 +31,10 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry) {
     const choice = completion.choices?.[0];
     if (!choice?.message) throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL);
     const msg = choice.message;
-    const toolCalls: AssistantToolCall[] = (msg.tool_calls ?? []).flatMap((tc) =>
-      tc.type === 'function' ? [{ id: tc.id, type: 'function' as const, function: { name: tc.function.name, arguments: tc.function.arguments ?? '' } }] : [],
-    );
-    const calls = await Promise.all(
-      toolCalls.map((tc) => registry.prepareCall(tc.id, tc.function.name, tc.function.arguments, req.workspace, req.tools)),
-    );
+    const parsed = format === 'native' ? await nativeReplyToStep(msg, req, registry) : await textReplyToStep(msg.content ?? '', format, req, registry);
     const usage = completion.usage;
     return {
-      assistantMessage: { role: 'assistant', content: msg.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-      calls,
-      ...(calls.length === 0 ? { final: msg.content ?? '' } : {}),
+      ...parsed,
       finishReason: choice.finish_reason ?? 'unknown',
       model: completion.model ?? req.model ?? model.model,
       usage: {
@@ -48,5 +44,22 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry) {
       },
       latencyMs: Date.now() - started,
     };
+  };
+}
+
+/** Native tool_calls: each call's JSON arguments validated against its tool. */
+async function nativeReplyToStep(
+  msg: OpenAI.Chat.Completions.ChatCompletionMessage, req: ModelRequest, registry: ToolRegistry,
+): Promise<Pick<ModelStep, 'assistantMessage' | 'calls' | 'final'>> {
+  const toolCalls: AssistantToolCall[] = (msg.tool_calls ?? []).flatMap((tc) =>
+    tc.type === 'function' ? [{ id: tc.id, type: 'function' as const, function: { name: tc.function.name, arguments: tc.function.arguments ?? '' } }] : [],
+  );
+  const calls = await Promise.all(
+    toolCalls.map((tc) => registry.prepareCall({ id: tc.id, name: tc.function.name, rawArguments: tc.function.arguments, workspace: req.workspace, only: req.tools })),
+  );
+  return {
+    assistantMessage: { role: 'assistant', content: msg.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+    calls,
+    ...(calls.length === 0 ? { final: msg.content ?? '' } : {}),
   };
 }

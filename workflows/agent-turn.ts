@@ -52,7 +52,9 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
     try {
       reply = await callModel({
         messages,
+        step,
         workspace: input.workspace,
+        ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
         ...(input.model ? { model: input.model } : {}),
         ...(input.tools ? { tools: input.tools } : {}),
       });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { PlannedCall, ToolResult } from '../workflow-safe/types.js';
+import type { PlannedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
+import type { ToolSpec } from '../protocols/types.js';
 import type { ToolContext, ToolDefinition } from './define-tool.js';
 import { truncateForModel } from './truncate.js';
 
@@ -14,6 +15,17 @@ export function formatZodIssues(error: z.ZodError): string {
   return error.issues
     .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
     .join('; ');
+}
+
+export interface CallToPrepare {
+  id: string;
+  name: string;
+  rawArguments: string;
+  workspace: string;
+  /** Tool names this agent may use; all when absent. */
+  only?: string[] | undefined;
+  format?: ToolFormat;
+  rawText?: string;
 }
 
 /** The worker's tools: their schemas for the model, validation, classification and execution. */
@@ -43,12 +55,31 @@ export class ToolRegistry {
     });
   }
 
+  /** What the text protocols need of each tool: name, description, fields in schema order. */
+  toolSpecs(only?: string[]): ToolSpec[] {
+    return this.openAITools(only).map(({ function: f }) => {
+      const props = (f.parameters.properties ?? {}) as Record<string, { type?: string; description?: string }>;
+      const required = (f.parameters.required ?? []) as string[];
+      return {
+        name: f.name,
+        description: f.description,
+        fields: Object.entries(props).map(([name, p]) => ({
+          name, type: p.type ?? 'string', required: required.includes(name), ...(p.description ? { description: p.description } : {}),
+        })),
+      };
+    });
+  }
+
   /**
    * Parses, validates and classifies one call. Never throws for a bad call: a call the model
    * got wrong comes back with `rejected` set to text the model can act on.
    */
-  async prepareCall(id: string, name: string, rawArguments: string, workspace: string, only?: string[]): Promise<PlannedCall> {
-    const base = { id, name, rawArguments, effect: 'write' as const, resources: [], idempotent: false, timeoutMs: DEFAULT_TIMEOUT_MS };
+  async prepareCall(c: CallToPrepare): Promise<PlannedCall> {
+    const { id, name, rawArguments, workspace, only } = c;
+    const base = {
+      id, name, rawArguments, effect: 'write' as const, resources: [], idempotent: false, timeoutMs: DEFAULT_TIMEOUT_MS,
+      format: c.format ?? 'native', ...(c.rawText !== undefined ? { rawText: c.rawText } : {}),
+    };
     const tool = this.#tools.get(name);
     const allowed = this.#select(only).map((t) => t.name);
     if (!tool || !allowed.includes(name)) {

@@ -5,6 +5,10 @@ import type { LockOptions } from './lock-types.js';
 
 export type Effect = 'read' | 'write';
 
+/** How tool calls travel: OpenAI tool_calls, or one of the text protocols. */
+export type ToolFormat = 'native' | 'markdown' | 'xml' | 'react' | 'line';
+export const TOOL_FORMATS: readonly ToolFormat[] = ['native', 'markdown', 'xml', 'react', 'line'];
+
 export interface AssistantToolCall {
   id: string;
   type: 'function';
@@ -32,6 +36,9 @@ export interface PlannedCall {
   timeoutMs: number;
   /** Why the call will not run (unknown tool, bad JSON, schema violation, path escape). */
   rejected?: string;
+  /** How the model wrote the call, and (text protocols) the exact text of it. */
+  format: ToolFormat;
+  rawText?: string;
 }
 
 export interface Usage {
@@ -53,6 +60,9 @@ export interface ModelStep {
 
 export interface ModelRequest {
   messages: ChatMessage[];
+  /** 1-based step of the turn (names text-protocol calls). */
+  step: number;
+  toolFormat?: ToolFormat;
   model?: string;
   /** Tool names this agent may use; all registered tools when absent. */
   tools?: string[];
@@ -82,6 +92,8 @@ export interface TurnInput {
   maxSteps?: number;
   systemPrompt?: string;
   tools?: string[];
+  /** How the model calls tools. Default 'native'. */
+  toolFormat?: ToolFormat;
   /** Run every write strictly one at a time within the turn. Default false. */
   serialWrites?: boolean;
   /** Take cross-agent locks for writes. Default true; false only for tests that show why. */

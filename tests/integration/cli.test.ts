@@ -88,6 +88,7 @@ describe('the dagent CLI', () => {
       [['run', 'x', '--max-steps', 'ten'], /--max-steps must be a whole number of at least 1, got 'ten'/],
       [['run', 'x', '--workspace', '/no/such/dir'], /--workspace \/no\/such\/dir is not an existing folder/],
       [['run', 'x', '--bogus'], /Unknown option '--bogus'/],
+      [['run', 'x', '--format', 'yaml'], /--format must be one of native, markdown, xml, react, line; got 'yaml'/],
       [['status'], /usage: dagent status JOB_ID/],
       [['status', 'no-such-job-anywhere'], /No job with id 'no-such-job-anywhere'/],
       [['frobnicate'], /Unknown command 'frobnicate'/],

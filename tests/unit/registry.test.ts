@@ -22,25 +22,25 @@ describe('ToolRegistry', () => {
   });
 
   it('classifies calls: effect, resources, idempotence', async () => {
-    const read = await registry.prepareCall('1', 'read_file', '{"path":"a.txt"}', ctx.workspace);
+    const read = await registry.prepareCall({ id: '1', name: 'read_file', rawArguments: '{"path":"a.txt"}', workspace: ctx.workspace });
     assert.equal(read.effect, 'read');
     assert.equal(read.idempotent, true);
     assert.equal(read.resources.length, 1);
     assert.match(read.resources[0]!, /^file:\/.*\/a\.txt$/);
-    const shell = await registry.prepareCall('2', 'shell', '{"command":"ls"}', ctx.workspace);
+    const shell = await registry.prepareCall({ id: '2', name: 'shell', rawArguments: '{"command":"ls"}', workspace: ctx.workspace });
     assert.deepEqual([shell.effect, shell.resources, shell.idempotent], ['write', [], false]);
-    const write = await registry.prepareCall('3', 'write_file', '{"path":"a.txt","content":""}', ctx.workspace);
+    const write = await registry.prepareCall({ id: '3', name: 'write_file', rawArguments: '{"path":"a.txt","content":""}', workspace: ctx.workspace });
     assert.deepEqual([write.effect, write.idempotent, write.resources], ['write', true, read.resources]);
   });
 
   it('rejects with text the model can act on', async () => {
-    const allowedOnly = await registry.prepareCall('1', 'shell', '{}', ctx.workspace, ['read_file', 'calculator']);
+    const allowedOnly = await registry.prepareCall({ id: '1', name: 'shell', rawArguments: '{}', workspace: ctx.workspace, only: ['read_file', 'calculator'] });
     assert.equal(allowedOnly.rejected, "Unknown tool 'shell'. Available tools: read_file, calculator.");
-    const missing = await registry.prepareCall('2', 'write_file', '{"path":"a"}', ctx.workspace);
+    const missing = await registry.prepareCall({ id: '2', name: 'write_file', rawArguments: '{"path":"a"}', workspace: ctx.workspace });
     assert.match(missing.rejected!, /content: Invalid input: expected string, received undefined/);
-    const escape = await registry.prepareCall('3', 'read_file', '{"path":"../../etc/passwd"}', ctx.workspace);
+    const escape = await registry.prepareCall({ id: '3', name: 'read_file', rawArguments: '{"path":"../../etc/passwd"}', workspace: ctx.workspace });
     assert.match(escape.rejected!, /Cannot run 'read_file': Path '..\/..\/etc\/passwd' is outside the workspace/);
-    const empty = await registry.prepareCall('4', 'list_files', '', ctx.workspace);
+    const empty = await registry.prepareCall({ id: '4', name: 'list_files', rawArguments: '', workspace: ctx.workspace });
     assert.equal(empty.rejected, undefined, 'empty arguments mean {}');
   });
 

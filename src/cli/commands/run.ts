@@ -5,14 +5,14 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { agentTurn } from '../../../workflows/agent-turn.js';
 import { modelConfigFromEnv } from '../../config.js';
 import { connectTemporal, workerIsPolling, type Temporal } from '../../temporal/connect.js';
-import type { TurnInput } from '../../workflow-safe/types.js';
+import { TOOL_FORMATS, type ToolFormat, type TurnInput } from '../../workflow-safe/types.js';
 import { awaitOutcome, type JobOutcome } from '../job-outcome.js';
 import { startLocalWorker } from '../local-worker.js';
 import { note, out, printJson } from '../output.js';
 import { followProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
-export const RUN_USAGE = `dagent run "<task>" [--workspace DIR] [--model NAME] [--max-steps N] [--serial-writes] [--id JOB_ID] [--detach] [--json]`;
+export const RUN_USAGE = `dagent run "<task>" [--workspace DIR] [--model NAME] [--max-steps N] [--format native|markdown|xml|react|line] [--serial-writes] [--id JOB_ID] [--detach] [--json]`;
 
 export function newJobId(prefix = 'job'): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -99,6 +99,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       model: { type: 'string', short: 'm' },
       'max-steps': { type: 'string' },
       'serial-writes': { type: 'boolean', default: false },
+      format: { type: 'string', short: 'f' },
       id: { type: 'string' },
       detach: { type: 'boolean', short: 'd', default: false },
       json: { type: 'boolean', default: false },
@@ -107,12 +108,17 @@ export async function runCommand(argv: string[]): Promise<number> {
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError(`Give the task to do.\nusage: ${RUN_USAGE}`);
   const maxSteps = positiveInt(values['max-steps'], '--max-steps');
+  const format = values.format as ToolFormat | undefined;
+  if (format !== undefined && !TOOL_FORMATS.includes(format)) {
+    throw new UsageError(`--format must be one of ${TOOL_FORMATS.join(', ')}; got '${format}'.`);
+  }
   const input: TurnInput = {
     task,
     workspace: workspaceDir(values.workspace),
     ...(values.model ? { model: values.model } : {}),
     ...(maxSteps ? { maxSteps } : {}),
     ...(values['serial-writes'] ? { serialWrites: true } : {}),
+    ...(format && format !== 'native' ? { toolFormat: format } : {}),
   };
   const { code, temporal } = await startJob({ input, jobId: values.id ?? newJobId(), detach: values.detach, json: values.json });
   await temporal.close();

@@ -1,0 +1,45 @@
+import { argsFromTagAndBody, tagAndBodyOf } from './text/args.js';
+import { fenceFor, scanFences } from './text/fences.js';
+import { stripThinking } from './text/think.js';
+import { buildInstructions } from './instructions.js';
+import type { ParseResult, Protocol } from './types.js';
+
+/** gptme-style: a fenced code block whose language tag names the tool; the rest of the tag and the body are its arguments. */
+export const markdownProtocol: Protocol = {
+  format: 'markdown',
+  parse(text, tools) {
+    const out: ParseResult = { calls: [], problems: [] };
+    for (const f of scanFences(stripThinking(text))) {
+      const [name = '', ...restWords] = f.info.split(/\s+/);
+      const tool = tools.find((t) => t.name === name);
+      if (!tool) continue; // a block whose tag names no tool is ordinary text
+      if (!f.closed) {
+        out.problems.push(`The code block for '${name}' is not closed: end it with a line holding only ${f.marker}.`);
+        continue;
+      }
+      const a = argsFromTagAndBody(tool, restWords.join(' '), f.body);
+      if (a.ok) out.calls.push({ name, args: a.args, raw: f.raw });
+      else out.problems.push(`Cannot read the '${name}' block: ${a.error}.`);
+    }
+    return out;
+  },
+  render({ name, args }, tools) {
+    const tb = tagAndBodyOf(tools.find((t) => t.name === name), args);
+    const body = tb ? tb.body : Object.keys(args).length ? JSON.stringify(args, null, 2) : '';
+    const fence = fenceFor(body);
+    return `${fence}${name}${tb?.rest ? ` ${tb.rest}` : ''}\n${body}\n${fence}`;
+  },
+  renderResults(results) {
+    return results.map((r) => {
+      const fence = fenceFor(r.output);
+      return `Result of ${r.name}:\n${fence}text\n${r.output}\n${fence}`;
+    }).join('\n\n');
+  },
+  instructions(tools) {
+    return buildInstructions(
+      this, tools,
+      'To call a tool, write a fenced code block whose language tag is the tool name. Text after the name fills the first text argument (e.g. a path); the block body fills the next one. Or put a JSON object with all arguments in the body.',
+      'When the task is done, answer in plain text with no tool block.',
+    );
+  },
+};
