@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
+import { redactValue, type Redactor } from '../src/audit/redact.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ModelRequest, ModelStep } from '../src/workflow-safe/types.js';
@@ -10,7 +11,7 @@ import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js
  * tool calls so the workflow sees only plain data. Every attempt is one Temporal attempt (the
  * SDK's own retries are off); failures are classified for Temporal's retry policy.
  */
-export function makeCallModel(model: ModelConfig, registry: ToolRegistry) {
+export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact: Redactor) {
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
 
   return async function callModel(req: ModelRequest): Promise<ModelStep> {
@@ -31,7 +32,9 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry) {
     const choice = completion.choices?.[0];
     if (!choice?.message) throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL);
     const msg = choice.message;
-    const parsed = format === 'native' ? await nativeReplyToStep(msg, req, registry) : await textReplyToStep(msg.content ?? '', format, req, registry);
+    // Redact the reply first: the calls' arguments, the text and the answer all come from it.
+    const clean = redactValue(msg, redact);
+    const parsed = format === 'native' ? await nativeReplyToStep(clean, req, registry) : await textReplyToStep(clean.content ?? '', format, req, registry);
     const usage = completion.usage;
     return {
       ...parsed,

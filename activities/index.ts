@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ModelConfig } from '../src/config.js';
+import type { Redactor } from '../src/audit/redact.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { makeCallModel } from './call-model.js';
 import { makeRequestLock } from './request-lock.js';
@@ -10,13 +11,15 @@ export interface ActivityDeps {
   registry: ToolRegistry;
   /** For activities that talk to other workflows (lock requests). */
   client: Client;
+  /** Applied to everything the activities return, before it reaches history. */
+  redact: Redactor;
 }
 
 /** All activities, built from their dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: makeCallModel(deps.model, deps.registry),
-    runTool: makeRunTool(deps.registry),
+    callModel: makeCallModel(deps.model, deps.registry, deps.redact),
+    runTool: makeRunTool(deps.registry, deps.redact),
     requestLock: makeRequestLock(deps.client),
   };
 }

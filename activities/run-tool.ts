@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { Redactor } from '../src/audit/redact.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
 
@@ -8,12 +9,12 @@ const HEARTBEAT_EVERY_MS = 5_000;
  * The tool activity: runs one validated call. It heartbeats on its own while the handler works,
  * so a dead worker is noticed within the heartbeat timeout, and passes cancellation through.
  */
-export function makeRunTool(registry: ToolRegistry) {
+export function makeRunTool(registry: ToolRegistry, redact: Redactor) {
   return async function runTool(req: ToolRequest): Promise<ToolResult> {
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
     try {
-      return await registry.execute(req.call, {
+      const result = await registry.execute(req.call, {
         workspace: req.workspace,
         jobId: req.jobId,
         callId: req.call.id,
@@ -22,6 +23,7 @@ export function makeRunTool(registry: ToolRegistry) {
         signal: ctx.cancellationSignal,
         heartbeat: (d) => ctx.heartbeat(d),
       });
+      return { ...result, output: redact(result.output) };
     } finally {
       clearInterval(beat);
     }

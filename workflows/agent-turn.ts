@@ -1,8 +1,9 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../src/workflow-safe/prompt.js';
 import { runDag, schedule } from '../src/workflow-safe/schedule.js';
+import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../src/workflow-safe/search-attributes.js';
 import type { ChatMessage, PlannedCall, ProgressEvent, ToolResult, TurnInput, TurnResult } from '../src/workflow-safe/types.js';
 import { addUsage, zeroUsage } from '../src/workflow-safe/usage.js';
 import { progressQuery } from './definitions.js';
@@ -39,6 +40,15 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   const now = () => Date.now();
   setHandler(progressQuery, (since) => events.slice(since));
   const locks = new TurnLocks(jobId, input.lockOptions);
+  const toolsUsed = new Set<string>();
+  const written = new Set<string>();
+  const setStatus = (status: string) => upsertSearchAttributes([{ key: SA_STATUS, value: status }]);
+  const addTo = (set: Set<string>, key: typeof SA_TOOLS | typeof SA_WROTE, values: string[]) => {
+    const before = set.size;
+    for (const v of values) set.add(v);
+    if (set.size !== before) upsertSearchAttributes([{ key, value: [...set].sort() }]);
+  };
+  setStatus('running');
 
   const messages: ChatMessage[] = [
     { role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
@@ -60,6 +70,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       });
     } catch (err) {
       const cause = err instanceof ActivityFailure ? err.cause : undefined;
+      setStatus('failed');
       throw ApplicationFailure.create({
         message: `Model call failed at step ${step}: ${failureText(err)}`,
         type: cause instanceof ApplicationFailure && cause.type ? cause.type : 'ModelCallFailed',
@@ -73,6 +84,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
     if (reply.calls.length === 0) {
       const answer = reply.final ?? '';
       events.push({ kind: 'final', at: now(), step, status: 'completed', answer });
+      setStatus('completed');
       return { status: 'completed', answer, steps: step, usage };
     }
 
@@ -80,6 +92,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       if (call.rejected) events.push({ kind: 'rejected', at: now(), step, callId: call.id, name: call.name, reason: call.rejected });
     }
     const runnable = reply.calls.filter((c) => !c.rejected);
+    addTo(toolsUsed, SA_TOOLS, runnable.map((c) => c.name));
     const deps = schedule(runnable, { serialWrites: input.serialWrites ?? false });
     const results = new Map<string, ToolResult>();
     await runDag(deps, async (i) => {
@@ -114,11 +127,13 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       });
     });
 
+    addTo(written, SA_WROTE, runnable.flatMap((c) => (c.effect === 'write' && !results.get(c.id)!.isError ? c.resources : [])));
     for (const call of reply.calls) {
       const content = call.rejected ? `Error: ${call.rejected}` : results.get(call.id)!.output;
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
   }
   events.push({ kind: 'final', at: now(), step: maxSteps, status: 'max_steps', answer: null });
+  setStatus('max_steps');
   return { status: 'max_steps', answer: null, steps: maxSteps, usage };
 }

@@ -10,6 +10,7 @@ const { requestLock } = proxyActivities<Activities>({
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
 });
 
+const grantKey = (callId: string, key: string) => `${callId}\n${key}`;
 const quietly = (p: Promise<unknown>) => p.catch(() => {}); // the lock may be gone; it forgets us anyway
 
 /**
@@ -23,8 +24,10 @@ export class TurnLocks {
 
   constructor(private readonly jobId: string, private readonly options: LockOptions = {}) {
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    // Keyed by call and key, not by request id: the request id holds the workflow id, which a
+    // replay (`dagent replay`, CI's history replays) may not reproduce.
     setHandler(lockGrantedSignal, (g) => {
-      this.#grants.set(g.requestId, g);
+      this.#grants.set(grantKey(g.callId, g.key), g);
     });
   }
 
@@ -36,8 +39,9 @@ export class TurnLocks {
         const requestId = `${this.jobId}/${callId}/${key}`;
         requested.push({ key, requestId });
         await requestLock({ key, request: { requestId, workflowId: this.jobId, callId, leaseMs: this.#leaseMs }, options: this.options });
-        await condition(() => this.#grants.has(requestId));
-        const grant = this.#grants.get(requestId)!;
+        const k = grantKey(callId, key);
+        await condition(() => this.#grants.has(k));
+        const grant = this.#grants.get(k)!;
         held.push(grant);
         onGrant(grant);
       }
@@ -46,7 +50,7 @@ export class TurnLocks {
       await CancellationScope.nonCancellable(() =>
         Promise.all(requested.map((r) => quietly(getExternalWorkflowHandle(lockWorkflowId(r.key)).signal(releaseSignal, { requestId: r.requestId })))),
       );
-      for (const r of requested) this.#grants.delete(r.requestId);
+      for (const r of requested) this.#grants.delete(grantKey(callId, r.key));
     }
   }
 

@@ -89,7 +89,7 @@ export async function resourceLock(input: LockState): Promise<void> {
     s.holder = holder;
     try {
       await getExternalWorkflowHandle(next.workflowId).signal(lockGrantedSignal, {
-        key: input.key, requestId: next.requestId, token: holder.token, waitedMs: now - next.queuedAt, previousHolder, leaseMs: next.leaseMs,
+        key: input.key, requestId: next.requestId, callId: next.callId, token: holder.token, waitedMs: now - next.queuedAt, previousHolder, leaseMs: next.leaseMs,
       });
       record({ kind: 'granted', at: now, requestId: next.requestId, workflowId: next.workflowId, token: holder.token, waitedMs: now - next.queuedAt });
       s.grants++;

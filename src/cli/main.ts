@@ -1,6 +1,8 @@
+import { auditCommand, exportCommand, replayCommand } from './commands/audit.js';
 import { demoCommand } from './commands/demo.js';
 import { downCommand, serverCommand, setupCommand, upCommand, workerCommand } from './commands/infra.js';
 import { resultCommand, statusCommand } from './commands/jobs.js';
+import { jobsCommand } from './commands/jobs-search.js';
 import { RUN_USAGE, runCommand } from './commands/run.js';
 import { UsageError } from './usage-error.js';
 
@@ -9,6 +11,12 @@ const HELP = `dagent — durable, auditable agent jobs on Temporal
   ${RUN_USAGE}
   dagent status JOB_ID [--json]     where a job is
   dagent result JOB_ID [--json]     wait for a job and print its answer
+  dagent jobs [--tool NAME] [--wrote PATH] [--status S] [--since 7d] [--json]
+                                    find jobs (from Temporal's visibility)
+  dagent audit JOB_ID [--json]      every model call and tool call of a job, from its history
+  dagent replay JOB_ID | --file F   replay a job's history against the current workflow code
+  dagent export JOB_ID --scenario F | --history F
+                                    a job as a scenario for the scripted model, or its raw history
   dagent demo [--json]              the offline demo (npm start)
   dagent up | down                  embedded Temporal server + a worker, in the background
   dagent server                     the embedded Temporal dev server, in the foreground
@@ -22,6 +30,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   run: runCommand,
   demo: demoCommand,
   status: statusCommand,
+  jobs: jobsCommand,
+  audit: auditCommand,
+  replay: replayCommand,
+  export: exportCommand,
   result: resultCommand,
   up: upCommand,
   down: downCommand,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { devServerSearchAttributeArgs } from './search-attributes.js';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -25,6 +26,7 @@ export function devServerArgs(o: DevServerOptions): string[] {
     ...(o.dbFile ? ['--db-filename', o.dbFile] : []),
     ...(o.namespace && o.namespace !== 'default' ? ['--namespace', o.namespace] : []),
     '--log-level', 'warn',
+    ...devServerSearchAttributeArgs(),
   ];
 }
 

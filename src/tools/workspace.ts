@@ -12,8 +12,17 @@ export async function resolveInWorkspace(workspace: string, p: string): Promise<
   const root = await realpath(workspace);
   const wanted = path.resolve(root, p);
   if (!inside(root, wanted)) throw new ToolInputError(`Path '${p}' is outside the workspace; use a path inside it.`);
+  const real = await realpathAllowMissing(wanted);
+  if (!inside(root, real)) {
+    throw new ToolInputError(`Path '${p}' leads outside the workspace through a symbolic link; use a path inside it.`);
+  }
+  return real;
+}
+
+/** The real path of `p` (absolute), following symlinks of every part that exists. */
+export async function realpathAllowMissing(p: string): Promise<string> {
   const missing: string[] = [];
-  let existing = wanted;
+  let existing = path.resolve(p);
   for (;;) {
     try {
       existing = await realpath(existing);
@@ -24,18 +33,12 @@ export async function resolveInWorkspace(workspace: string, p: string): Promise<
       existing = path.dirname(existing);
     }
   }
-  const real = path.join(existing, ...missing);
-  if (!inside(root, real)) {
-    throw new ToolInputError(`Path '${p}' leads outside the workspace through a symbolic link; use a path inside it.`);
-  }
-  return real;
+  return path.join(existing, ...missing);
 }
 
 /** The resource key of a file: its real path, so every spelling of one file is one key. */
 export async function fileResource(workspace: string, p: string): Promise<string> {
-  return `file:${await resolveInWorkspace(workspace, p)}`;
+  return fileKey(await resolveInWorkspace(workspace, p));
 }
 
-export async function workspaceRelative(workspace: string, real: string): Promise<string> {
-  return path.relative(await realpath(workspace), real) || '.';
-}
+export const fileKey = (realPath: string) => `file:${realPath}`;

@@ -5,6 +5,8 @@ import type { ModelConfig } from '../config.js';
 import { builtinTools } from '../tools/builtins/index.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { makeRedactor } from '../audit/redact.js';
+import { ensureSearchAttributes } from '../temporal/search-attributes.js';
 import { cachedWorkflowBundle } from './bundle-cache.js';
 import { installRuntime } from './runtime.js';
 
@@ -29,13 +31,14 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<{ worker
   const registry = new ToolRegistry(o.tools ?? builtinTools);
   const clientConnection = await Connection.connect({ address: o.address });
   const client = new Client({ connection: clientConnection, namespace: o.namespace });
+  await ensureSearchAttributes(client, o.namespace);
   const bundlePath = process.env.DAGENT_WORKFLOW_BUNDLE ?? (await cachedWorkflowBundle());
   const worker = await Worker.create({
     connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: { codePath: bundlePath },
-    activities: createActivities({ model: o.model, registry, client }),
+    activities: createActivities({ model: o.model, registry, client, redact: makeRedactor() }),
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
   });
   return {

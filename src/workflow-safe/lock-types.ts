@@ -21,6 +21,7 @@ export interface AcquireRequest {
 export interface LockGrant {
   key: string;
   requestId: string;
+  callId: string;
   /** Fencing token: grows with every grant of this key, across continue-as-new and restarts. */
   token: number;
   waitedMs: number;

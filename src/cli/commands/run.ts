@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { agentTurn } from '../../../workflows/agent-turn.js';
+import { makeRedactor } from '../../audit/redact.js';
 import { modelConfigFromEnv } from '../../config.js';
 import { connectTemporal, workerIsPolling, type Temporal } from '../../temporal/connect.js';
 import { TOOL_FORMATS, type ToolFormat, type TurnInput } from '../../workflow-safe/types.js';
@@ -113,7 +114,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--format must be one of ${TOOL_FORMATS.join(', ')}; got '${format}'.`);
   }
   const input: TurnInput = {
-    task,
+    task: makeRedactor()(task), // nothing secret-looking enters a workflow input
     workspace: workspaceDir(values.workspace),
     ...(values.model ? { model: values.model } : {}),
     ...(maxSteps ? { maxSteps } : {}),

@@ -1,0 +1,149 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import type { LockGrant } from '../workflow-safe/lock-types.js';
+import { preview } from '../workflow-safe/preview.js';
+import type { ModelRequest, ModelStep, PlannedCall, ToolRequest, ToolResult, TurnResult } from '../workflow-safe/types.js';
+import { AUDIT_SCHEMA_VERSION, type AuditRecord, type JobEndRecord, type ModelCallRecord, type ToolCallRecord } from './schema.js';
+
+type History = temporal.api.history.v1.IHistory;
+type Event = temporal.api.history.v1.IHistoryEvent;
+type Payloads = temporal.api.common.v1.IPayloads | null | undefined;
+
+const num = (v: unknown) => Number(String(v ?? 0));
+const eventMs = (e: Event) => num(e.eventTime?.seconds) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function decode<T>(payloads: Payloads, index = 0): T | undefined {
+  const p = payloads?.payloads?.[index];
+  return p ? (defaultPayloadConverter.fromPayload(p) as T) : undefined;
+}
+
+function failureMessage(f: temporal.api.failure.v1.IFailure | null | undefined): string | null {
+  if (!f) return null;
+  const parts: string[] = [];
+  for (let x: typeof f | null | undefined = f; x; x = x.cause) if (x.message) parts.push(x.message);
+  return parts.join(': ') || 'failed';
+}
+
+interface ActivityRun {
+  type: string;
+  input: unknown;
+  scheduledMs: number;
+  startedMs: number | null;
+  endedMs: number | null;
+  attempt: number;
+  lastFailure: string | null;
+  outcome: 'ok' | 'failed' | 'timed_out' | 'cancelled' | 'running';
+  result: unknown;
+  error: string | null;
+}
+
+/** Turns a turn workflow's history into audit records: what the agent did, in order. */
+export function historyToRecords(jobId: string, history: History): AuditRecord[] {
+  const v = AUDIT_SCHEMA_VERSION;
+  const events = history.events ?? [];
+  const runs = new Map<number, ActivityRun>();
+  const order: ActivityRun[] = [];
+  const grants = new Map<string, LockGrant[]>();
+  const records: Array<{ ms: number; seq: number; r: AuditRecord }> = [];
+  let seq = 0;
+  const push = (ms: number, r: AuditRecord) => records.push({ ms, seq: seq++, r });
+  let end: JobEndRecord | null = null;
+
+  for (const e of events) {
+    const ms = eventMs(e);
+    const id = num(e.eventId);
+    if (e.workflowExecutionStartedEventAttributes) {
+      const a = e.workflowExecutionStartedEventAttributes;
+      push(ms, {
+        schemaVersion: v, type: 'job_start', jobId, at: iso(ms)!, runId: a.originalExecutionRunId ?? '',
+        workflowType: a.workflowType?.name ?? '', input: (decode<Record<string, unknown>>(a.input) ?? {}),
+      });
+    } else if (e.activityTaskScheduledEventAttributes) {
+      const a = e.activityTaskScheduledEventAttributes;
+      const run: ActivityRun = {
+        type: a.activityType?.name ?? '', input: decode(a.input), scheduledMs: ms, startedMs: null, endedMs: null,
+        attempt: 0, lastFailure: null, outcome: 'running', result: undefined, error: null,
+      };
+      runs.set(id, run);
+      order.push(run);
+    } else if (e.activityTaskStartedEventAttributes) {
+      const a = e.activityTaskStartedEventAttributes;
+      const run = runs.get(num(a.scheduledEventId));
+      if (run) Object.assign(run, { startedMs: ms, attempt: a.attempt ?? 1, lastFailure: failureMessage(a.lastFailure) });
+    } else if (e.activityTaskCompletedEventAttributes) {
+      const a = e.activityTaskCompletedEventAttributes;
+      const run = runs.get(num(a.scheduledEventId));
+      if (run) Object.assign(run, { endedMs: ms, outcome: 'ok', result: decode(a.result) });
+    } else if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes || e.activityTaskCanceledEventAttributes) {
+      const a = (e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes)!;
+      const run = runs.get(num(a.scheduledEventId));
+      const outcome = e.activityTaskFailedEventAttributes ? 'failed' : e.activityTaskTimedOutEventAttributes ? 'timed_out' : 'cancelled';
+      const failure = 'failure' in a ? (a.failure as temporal.api.failure.v1.IFailure) : null;
+      if (run) Object.assign(run, { endedMs: ms, outcome, error: failureMessage(failure) ?? outcome });
+    } else if (e.workflowExecutionSignaledEventAttributes?.signalName === 'lockGranted') {
+      const g = decode<LockGrant>(e.workflowExecutionSignaledEventAttributes.input);
+      if (g) grants.set(g.callId, [...(grants.get(g.callId) ?? []), g]);
+    } else if (e.workflowExecutionCompletedEventAttributes) {
+      const r = decode<TurnResult>(e.workflowExecutionCompletedEventAttributes.result);
+      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: r?.status ?? 'completed', answer: r?.answer ?? null, steps: r?.steps ?? null, usage: r?.usage ?? null, error: null };
+    } else if (e.workflowExecutionFailedEventAttributes) {
+      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'failed', answer: null, steps: null, usage: null, error: failureMessage(e.workflowExecutionFailedEventAttributes.failure) };
+    } else if (e.workflowExecutionTerminatedEventAttributes) {
+      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'terminated', answer: null, steps: null, usage: null, error: e.workflowExecutionTerminatedEventAttributes.reason ?? null };
+    } else if (e.workflowExecutionCanceledEventAttributes) {
+      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'cancelled', answer: null, steps: null, usage: null, error: null };
+    } else if (e.workflowExecutionTimedOutEventAttributes) {
+      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'timed_out', answer: null, steps: null, usage: null, error: null };
+    } else if (e.workflowExecutionContinuedAsNewEventAttributes) {
+      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'continued_as_new', answer: null, steps: null, usage: null, error: null };
+    }
+  }
+
+  const planned = new Map<string, { call: PlannedCall; step: number }>();
+  for (const run of order) {
+    if (run.type === 'callModel') {
+      const req = run.input as ModelRequest;
+      const step = run.result as ModelStep | undefined;
+      for (const c of step?.calls ?? []) planned.set(c.id, { call: c, step: req.step });
+      const rec: ModelCallRecord = {
+        schemaVersion: v, type: 'model_call', jobId, at: iso(run.scheduledMs)!, step: req.step,
+        model: step?.model ?? req.model ?? null, format: req.toolFormat ?? 'native', messagesSent: req.messages.length,
+        startedAt: iso(run.startedMs), endedAt: iso(run.endedMs),
+        durationMs: step?.latencyMs ?? (run.startedMs !== null && run.endedMs !== null ? run.endedMs - run.startedMs : null),
+        attempts: Math.max(1, run.attempt), lastFailure: run.lastFailure, status: run.outcome, error: run.error,
+        finishReason: step?.finishReason ?? null, usage: step?.usage ?? null,
+        content: step?.assistantMessage.content ?? null, callIds: (step?.calls ?? []).map((c) => c.id),
+      };
+      push(run.scheduledMs, rec);
+      for (const c of step?.calls ?? []) {
+        if (c.rejected) push(run.endedMs ?? run.scheduledMs, toolRecord(jobId, req.step, c, null, [], run.endedMs ?? run.scheduledMs));
+      }
+    } else if (run.type === 'runTool') {
+      const req = run.input as ToolRequest;
+      const p = planned.get(req.call.id);
+      if (!p) continue;
+      push(run.scheduledMs, toolRecord(jobId, p.step, p.call, run, grants.get(req.call.id) ?? [], run.scheduledMs));
+    }
+  }
+  records.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
+  const out = records.map((x) => x.r);
+  out.push(end ?? { schemaVersion: v, type: 'job_end', jobId, at: iso(Date.now())!, status: 'running', answer: null, steps: null, usage: null, error: null });
+  return out;
+}
+
+function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRun | null, grants: LockGrant[], atMs: number): ToolCallRecord {
+  const result = run?.result as ToolResult | undefined;
+  const status: ToolCallRecord['status'] = c.rejected ? 'rejected' : !run ? 'not_run' : run.outcome === 'ok' ? (result?.isError ? 'error' : 'ok') : run.outcome;
+  return {
+    schemaVersion: AUDIT_SCHEMA_VERSION, type: 'tool_call', jobId, at: iso(atMs)!, step, callId: c.id, name: c.name, format: c.format ?? 'native',
+    arguments: c.args ?? null, rawArguments: c.rawArguments, rawText: c.rawText ?? null, effect: c.effect, resources: c.resources,
+    idempotent: c.idempotent, locks: grants.map((g) => ({ key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder })),
+    status, rejected: c.rejected ?? null,
+    startedAt: result ? iso(result.startedAt) : iso(run?.startedMs ?? null),
+    endedAt: result ? iso(result.endedAt) : iso(run?.endedMs ?? null),
+    durationMs: result ? result.endedAt - result.startedAt : null,
+    attempts: run ? run.attempt : 0, lastFailure: run?.lastFailure ?? null, error: run?.error ?? null,
+    result: result ? { output: result.output, isError: result.isError, bytes: Buffer.byteLength(result.output), preview: preview(result.output, 100) } : null,
+  };
+}

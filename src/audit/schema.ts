@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** Bump when a field changes meaning or goes away; keep old fixtures under tests/fixtures/audit/vN. */
+export const AUDIT_SCHEMA_VERSION = 1;
+
+const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
+const base = { schemaVersion: z.number().int().min(1), jobId: z.string(), at: z.string() };
+const attempts = {
+  attempts: z.number().int().min(1),
+  /** The failure of the attempt before the last (Temporal keeps the last one per activity). */
+  lastFailure: z.string().nullable(),
+};
+
+export const jobStartRecord = z.object({
+  ...base,
+  type: z.literal('job_start'),
+  runId: z.string(),
+  workflowType: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+
+export const modelCallRecord = z.object({
+  ...base,
+  type: z.literal('model_call'),
+  step: z.number().int(),
+  model: z.string().nullable(),
+  format: z.string(),
+  messagesSent: z.number().int(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  ...attempts,
+  status: z.enum(['ok', 'failed', 'timed_out', 'cancelled', 'running']),
+  error: z.string().nullable(),
+  finishReason: z.string().nullable(),
+  usage: usage.nullable(),
+  content: z.string().nullable(),
+  callIds: z.array(z.string()),
+});
+
+export const lockRecord = z.object({ key: z.string(), token: z.number(), waitedMs: z.number(), previousHolder: z.string().nullable() });
+
+export const toolCallRecord = z.object({
+  ...base,
+  type: z.literal('tool_call'),
+  step: z.number().int(),
+  callId: z.string(),
+  name: z.string(),
+  format: z.string(),
+  arguments: z.unknown(),
+  rawArguments: z.string(),
+  rawText: z.string().nullable(),
+  effect: z.enum(['read', 'write']),
+  resources: z.array(z.string()),
+  idempotent: z.boolean(),
+  locks: z.array(lockRecord),
+  status: z.enum(['ok', 'error', 'failed', 'timed_out', 'cancelled', 'rejected', 'running', 'not_run']),
+  rejected: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  attempts: z.number().int().min(0),
+  lastFailure: z.string().nullable(),
+  error: z.string().nullable(),
+  result: z.object({ output: z.string(), isError: z.boolean(), bytes: z.number(), preview: z.string() }).nullable(),
+});
+
+export const jobEndRecord = z.object({
+  ...base,
+  type: z.literal('job_end'),
+  status: z.enum(['completed', 'max_steps', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued_as_new', 'running']),
+  answer: z.string().nullable(),
+  steps: z.number().nullable(),
+  usage: usage.nullable(),
+  error: z.string().nullable(),
+});
+
+export const auditRecord = z.discriminatedUnion('type', [jobStartRecord, modelCallRecord, toolCallRecord, jobEndRecord]);
+
+export type AuditRecord = z.output<typeof auditRecord>;
+export type ModelCallRecord = z.output<typeof modelCallRecord>;
+export type ToolCallRecord = z.output<typeof toolCallRecord>;
+export type JobEndRecord = z.output<typeof jobEndRecord>;

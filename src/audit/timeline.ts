@@ -1,0 +1,57 @@
+import { preview } from '../workflow-safe/preview.js';
+import type { AuditRecord, ToolCallRecord } from './schema.js';
+
+const ms = (x: number | null) => (x === null ? '?' : x < 1000 ? `${x} ms` : `${(x / 1000).toFixed(2)} s`);
+const rel = (t: string, t0: number) => `+${((Date.parse(t) - t0) / 1000).toFixed(3)}s`.padStart(10);
+
+function overlapsAnother(r: ToolCallRecord, all: ToolCallRecord[]): boolean {
+  if (!r.startedAt || !r.endedAt) return false;
+  const [a0, a1] = [Date.parse(r.startedAt), Date.parse(r.endedAt)];
+  return all.some((o) => o !== r && o.startedAt && o.endedAt && Date.parse(o.startedAt) < a1 && a0 < Date.parse(o.endedAt));
+}
+
+/** The audit records as a readable timeline; parallel tool calls are marked ∥. */
+export function formatTimeline(records: AuditRecord[]): string {
+  const start = records.find((r) => r.type === 'job_start');
+  const t0 = Date.parse(start?.at ?? records[0]?.at ?? new Date().toISOString());
+  const tools = records.filter((r): r is ToolCallRecord => r.type === 'tool_call');
+  const lines: string[] = [];
+  for (const r of records) {
+    switch (r.type) {
+      case 'job_start': {
+        const i = r.input as { task?: string; workspace?: string; model?: string; toolFormat?: string };
+        lines.push(`Job ${r.jobId} (${r.workflowType}), started ${r.at}`);
+        lines.push(`  task: ${preview(i.task ?? '', 200)}`);
+        lines.push(`  workspace: ${i.workspace ?? '?'}   model: ${i.model ?? '(worker default)'}   format: ${i.toolFormat ?? 'native'}`);
+        break;
+      }
+      case 'model_call': {
+        const retry = r.attempts > 1 ? `  attempts ${r.attempts} (before: ${preview(r.lastFailure ?? '', 80)})` : '';
+        const what = r.status !== 'ok' ? `${r.status}: ${r.error}` : r.callIds.length ? `${r.callIds.length} tool call${r.callIds.length > 1 ? 's' : ''}` : 'final answer';
+        lines.push(`${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}`);
+        break;
+      }
+      case 'tool_call': {
+        const mark = overlapsAnother(r, tools.filter((t) => t.step === r.step)) ? '∥' : ' ';
+        const call = `${r.name} ${preview(r.rawArguments, 70)}`;
+        if (r.status === 'rejected') {
+          lines.push(`${rel(r.at, t0)}    ✗ ${call}  rejected: ${preview(r.rejected ?? '', 120)}`);
+          break;
+        }
+        const res = r.resources.length ? `${r.effect} ${r.resources.map((k) => k.replace(/^file:.*\//, 'file:…/')).join(',')}` : r.effect === 'write' ? 'write (barrier)' : 'read';
+        const lock = r.locks.map((l) => `lock token ${l.token}${l.waitedMs ? ` waited ${ms(l.waitedMs)}` : ''}`).join(', ');
+        const retry = r.attempts > 1 ? `  attempts ${r.attempts}` : '';
+        const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : r.error ?? '';
+        lines.push(`${rel(r.at, t0)}    ${mark} ${call}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`);
+        break;
+      }
+      case 'job_end': {
+        if (r.status === 'running') { lines.push('           (still running)'); break; }
+        lines.push(`${rel(r.at, t0)}  end: ${r.status}${r.steps !== null ? ` after ${r.steps} steps` : ''}${r.usage ? ` (${r.usage.totalTokens} tokens)` : ''}`);
+        if (r.answer) lines.push(`           answer: ${preview(r.answer, 200)}`);
+        if (r.error) lines.push(`           error: ${r.error}`);
+      }
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,79 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
+import { historyToRecords } from '../../audit/decode.js';
+import { recordsToScenario } from '../../audit/scenario-export.js';
+import { formatTimeline } from '../../audit/timeline.js';
+import { connectTemporal } from '../../temporal/connect.js';
+import { cachedWorkflowBundle } from '../../worker/bundle-cache.js';
+import { installRuntime } from '../../worker/runtime.js';
+import { note, out } from '../output.js';
+import { UsageError } from '../usage-error.js';
+
+/** A job's history, read from the server (no worker needed). */
+async function fetchJobHistory(jobId: string) {
+  const t = await connectTemporal({ start: false, log: note });
+  try {
+    return await t.client.workflow.getHandle(jobId).fetchHistory();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new UsageError(`No job with id '${jobId}' on ${t.address}.`);
+    throw err;
+  } finally {
+    await t.close();
+  }
+}
+
+/** `dagent audit JOB_ID [--json]`: what the job did, from its Temporal history. */
+export async function auditCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const jobId = positionals[0];
+  if (!jobId || positionals.length > 1) throw new UsageError('usage: dagent audit JOB_ID [--json]');
+  const records = historyToRecords(jobId, await fetchJobHistory(jobId));
+  if (values.json) for (const r of records) out(JSON.stringify(r));
+  else out(formatTimeline(records));
+  return 0;
+}
+
+/** `dagent export JOB_ID --scenario FILE | --history FILE`. */
+export async function exportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { scenario: { type: 'string' }, history: { type: 'string' } } });
+  const jobId = positionals[0];
+  if (!jobId || (!values.scenario && !values.history)) throw new UsageError('usage: dagent export JOB_ID [--scenario FILE] [--history FILE]');
+  const history = await fetchJobHistory(jobId);
+  if (values.history) {
+    await writeFile(values.history, historyToJSON(history));
+    note(`Wrote the history of ${jobId} (${history.events?.length ?? 0} events) to ${values.history}.`);
+  }
+  if (values.scenario) {
+    const scenario = recordsToScenario(historyToRecords(jobId, history), jobId);
+    await writeFile(values.scenario, `${JSON.stringify(scenario, null, 2)}\n`);
+    note(`Wrote a ${scenario.steps.length}-step scenario to ${values.scenario}; play it with DAGENT_SCENARIO=${values.scenario} dagent run "${scenario.task ?? '…'}" (no model configured).`);
+  }
+  return 0;
+}
+
+/** Replays a history against the current workflow code; throws on a determinism violation. */
+export async function replayHistory(history: unknown, name: string, workflowId?: string): Promise<void> {
+  installRuntime();
+  const codePath = process.env.DAGENT_WORKFLOW_BUNDLE ?? (await cachedWorkflowBundle());
+  await Worker.runReplayHistory({ workflowBundle: { codePath }, replayName: name }, history, workflowId);
+}
+
+/** `dagent replay JOB_ID | --file HISTORY.json`: would the current code still run this job? */
+export async function replayCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { file: { type: 'string' } } });
+  const jobId = positionals[0];
+  if (!jobId === !values.file) throw new UsageError('usage: dagent replay JOB_ID | dagent replay --file HISTORY.json');
+  const history = values.file ? historyFromJSON(JSON.parse(await readFile(values.file, 'utf8'))) : await fetchJobHistory(jobId!);
+  const name = values.file ?? jobId!;
+  try {
+    await replayHistory(history, name, jobId);
+  } catch (err) {
+    out(`${name}: replay FAILED against the current workflow code (${history.events?.length ?? 0} events):\n  ${(err as Error).name}: ${(err as Error).message}`);
+    return 1;
+  }
+  out(`${name}: replayed ${history.events?.length ?? 0} events against the current workflow code: deterministic.`);
+  return 0;
+}

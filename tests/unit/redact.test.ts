@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { makeRedactor, redactValue } from '../../src/audit/redact.js';
+
+describe('makeRedactor', () => {
+  const redact = makeRedactor({ OPENAI_API_KEY: 'plain-value-without-format-123', SHORT_TOKEN: 'abc', HOME: '/root', DAGENT_REDACT_PATTERNS: '["acct-[0-9]{6}"]' });
+
+  it('hides the values of secret-named environment variables, whatever they look like', () => {
+    assert.equal(redact('key is plain-value-without-format-123.'), 'key is [REDACTED:OPENAI_API_KEY].');
+    assert.equal(redact('abc /root'), 'abc /root', 'short values and non-secret names stay');
+  });
+
+  it('hides well-known key formats and credential assignments', () => {
+    assert.equal(redact('use sk-proj-AbCdEfGhIjKlMnOpQrStUvWx now'), 'use [REDACTED] now');
+    assert.equal(redact('AKIAABCDEFGHIJKLMNOP'), '[REDACTED]');
+    assert.equal(redact('DB_PASSWORD="hunter2hunter2x9"'), 'DB_PASSWORD="[REDACTED]"');
+    assert.equal(redact('api_key: Zx81kLmNoPqRsTu'), 'api_key: [REDACTED]');
+    assert.equal(redact('-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----'), '[REDACTED]');
+  });
+
+  it('leaves code that merely mentions tokens alone', () => {
+    for (const code of ['const token = getToken();', 'password = request.form["password"]', 'secret: process.env.SECRET_NAME']) assert.equal(redact(code), code);
+  });
+
+  it('applies extra patterns from DAGENT_REDACT_PATTERNS, and refuses a malformed list', () => {
+    assert.equal(redact('account acct-123456'), 'account [REDACTED]');
+    assert.throws(() => makeRedactor({ DAGENT_REDACT_PATTERNS: 'acct-.*' }), /must be a JSON array of regular expressions/);
+  });
+
+  it('redacts every string inside a value', () => {
+    assert.deepEqual(redactValue({ a: ['x sk-AAAAAAAAAAAAAAAAAAAAAAAA'], n: 1 }, redact), { a: ['x [REDACTED]'], n: 1 });
+  });
+});
