@@ -52,6 +52,7 @@ export async function textReplyToStep(
   parsed.problems.forEach((problem, k) => {
     calls.push({
       id: `${format}_${req.step}_unreadable_${k + 1}`, name: '(unreadable call)', rawArguments: '', effect: 'read', resources: [], idempotent: true, timeoutMs: 0,
+      needsApproval: false, argsHash: '',
       format, rejected: `${problem}${example}`,
     });
   });

@@ -1,7 +1,7 @@
 // Queries and signals of the turn and lock workflows, defined once for workflows and clients.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from '../src/workflow-safe/lock-types.js';
-import type { ProgressEvent } from '../src/workflow-safe/types.js';
+import type { ApprovalDecision, PendingApproval, ProgressEvent } from '../src/workflow-safe/types.js';
 
 /** Progress events of a turn from index `since` on. */
 export const progressQuery = defineQuery<ProgressEvent[], [number]>('progress');
@@ -16,3 +16,8 @@ export const renewSignal = defineSignal<[ReleaseRequest]>('renew');
 export const lockGrantedSignal = defineSignal<[LockGrant]>('lockGranted');
 /** A lock's current state: holder, queue, recent events. */
 export const lockStateQuery = defineQuery<LockState>('lockState');
+
+/** Calls of a turn waiting for a human decision. */
+export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
+/** Approve or deny one waiting call; refused unless the call waits and the hash matches. */
+export const decideUpdate = defineUpdate<{ accepted: true; callId: string }, [ApprovalDecision]>('decide');

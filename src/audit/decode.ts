@@ -86,7 +86,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
       if (g) grants.set(g.callId, [...(grants.get(g.callId) ?? []), g]);
     } else if (e.workflowExecutionCompletedEventAttributes) {
       const r = decode<TurnResult>(e.workflowExecutionCompletedEventAttributes.result);
-      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: r?.status ?? 'completed', answer: r?.answer ?? null, steps: r?.steps ?? null, usage: r?.usage ?? null, error: null };
+      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: r?.status ?? 'completed', reason: r?.reason ?? null, answer: r?.answer ?? null, steps: r?.steps ?? null, usage: r?.usage ?? null, error: null };
     } else if (e.workflowExecutionFailedEventAttributes) {
       end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'failed', answer: null, steps: null, usage: null, error: failureMessage(e.workflowExecutionFailedEventAttributes.failure) };
     } else if (e.workflowExecutionTerminatedEventAttributes) {

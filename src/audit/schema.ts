@@ -68,7 +68,9 @@ export const toolCallRecord = z.object({
 export const jobEndRecord = z.object({
   ...base,
   type: z.literal('job_end'),
-  status: z.enum(['completed', 'max_steps', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued_as_new', 'running']),
+  status: z.enum(['completed', 'max_steps', 'token_budget', 'time_budget', 'no_progress', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued_as_new', 'running']),
+  /** Why the job stopped before a final answer (budgets, no progress). Added in v1, optional. */
+  reason: z.string().nullable().optional(),
   answer: z.string().nullable(),
   steps: z.number().nullable(),
   usage: usage.nullable(),

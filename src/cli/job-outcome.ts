@@ -1,7 +1,7 @@
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { TurnResult, Usage } from '../workflow-safe/types.js';
 
-export type JobStatus = 'running' | 'completed' | 'max_steps' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued';
+export type JobStatus = 'running' | 'completed' | 'max_steps' | 'token_budget' | 'time_budget' | 'no_progress' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued';
 
 export interface JobOutcome {
   jobId: string;
@@ -9,6 +9,7 @@ export interface JobOutcome {
   answer: string | null;
   steps: number | null;
   usage: Usage | null;
+  reason?: string;
   error?: string;
 }
 
@@ -28,7 +29,7 @@ export async function awaitOutcome(handle: WorkflowHandle): Promise<JobOutcome> 
   const jobId = handle.workflowId;
   try {
     const r = (await handle.result()) as TurnResult;
-    return { jobId, status: r.status, answer: r.answer, steps: r.steps, usage: r.usage };
+    return { jobId, status: r.status, answer: r.answer, steps: r.steps, usage: r.usage, ...(r.reason ? { reason: r.reason } : {}) };
   } catch (err) {
     if (!(err instanceof WorkflowFailedError)) throw err;
     const status = await executionStatus(handle);

@@ -13,7 +13,10 @@ export function formatEvent(e: ProgressEvent): string {
     case 'lock_wait': return `  ⧗ lock ${e.keys.join(', ')}…`;
     case 'lock_granted': return `  ⚿ lock ${e.key} token ${e.token} after ${fmtMs(e.waitedMs)}${e.previousHolder ? ` (held before by ${e.previousHolder})` : ''}`;
     case 'rejected': return `  ✗ ${e.name} rejected: ${e.reason}`;
-    case 'final': return e.status === 'completed' ? `done after ${e.step} step${e.step > 1 ? 's' : ''}` : `stopped: ${e.status} after ${e.step} steps`;
+    case 'approval_wait': return `  ⏸ ${e.name} waits for approval: dagent approve|deny <job> ${e.callId} --by NAME`;
+    case 'approval': return `  ${e.approve ? '✓' : '✗'} ${e.name} ${e.approve ? 'approved' : 'denied'} by ${e.by}${e.reason ? `: ${e.reason}` : ''}`;
+    case 'cancelled': return `cancelled at step ${e.step}`;
+    case 'final': return e.status === 'completed' ? `done after ${e.step} step${e.step > 1 ? 's' : ''}` : `stopped: ${e.status} after ${e.step} steps${e.reason ? ` (${e.reason})` : ''}`;
   }
 }
 

@@ -23,6 +23,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   resources?: (args: z.output<S>, ctx: { workspace: string }) => string[] | Promise<string[]>;
   /** Safe to run again with the same arguments. Default: true for reads, false for writes. */
   idempotent?: boolean;
+  /** Every call needs a human decision (approve/deny) before it runs. */
+  needsApproval?: boolean;
   /** Per-attempt time limit. Default 60 s. */
   timeoutMs?: number;
   execute(args: z.output<S>, ctx: ToolContext): Promise<string> | string;

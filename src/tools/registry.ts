@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { PlannedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
 import type { ToolSpec } from '../protocols/types.js';
@@ -10,6 +11,9 @@ export interface OpenAITool {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
+
+/** What an approval binds to: the tool and its exact (validated) arguments. */
+export const argsHash = (name: string, args: string) => createHash('sha256').update(`${name}\n${args}`).digest('hex');
 
 export function formatZodIssues(error: z.ZodError): string {
   return error.issues
@@ -78,6 +82,7 @@ export class ToolRegistry {
     const { id, name, rawArguments, workspace, only } = c;
     const base = {
       id, name, rawArguments, effect: 'write' as const, resources: [], idempotent: false, timeoutMs: DEFAULT_TIMEOUT_MS,
+      needsApproval: false, argsHash: argsHash(name, rawArguments),
       format: c.format ?? 'native', ...(c.rawText !== undefined ? { rawText: c.rawText } : {}),
     };
     const tool = this.#tools.get(name);
@@ -90,6 +95,7 @@ export class ToolRegistry {
       effect: tool.effect,
       idempotent: tool.idempotent ?? tool.effect === 'read',
       timeoutMs: tool.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      needsApproval: tool.needsApproval ?? false,
     };
     let json: unknown;
     try {
@@ -106,7 +112,7 @@ export class ToolRegistry {
     }
     try {
       const resources = tool.resources ? await tool.resources(parsed.data, { workspace }) : [];
-      return { ...classified, args: parsed.data, resources: [...new Set(resources)].sort() };
+      return { ...classified, args: parsed.data, argsHash: argsHash(name, JSON.stringify(parsed.data)), resources: [...new Set(resources)].sort() };
     } catch (err) {
       return { ...classified, rejected: `Cannot run '${name}': ${(err as Error).message}` };
     }

@@ -34,6 +34,10 @@ export interface PlannedCall {
   resources: string[];
   idempotent: boolean;
   timeoutMs: number;
+  /** The tool requires a human decision before it runs. */
+  needsApproval: boolean;
+  /** SHA-256 of the tool name and validated arguments: what an approval is bound to. */
+  argsHash: string;
   /** Why the call will not run (unknown tool, bad JSON, schema violation, path escape). */
   rejected?: string;
   /** How the model wrote the call, and (text protocols) the exact text of it. */
@@ -92,6 +96,18 @@ export interface TurnInput {
   maxSteps?: number;
   systemPrompt?: string;
   tools?: string[];
+  /** Stop when the model calls have used this many tokens in total. */
+  maxTokens?: number;
+  /** Stop this long (ms) after the job started. */
+  deadlineMs?: number;
+  /** Stop when the same call (tool and arguments) appears in this many consecutive steps. Default 3. */
+  noProgressRepeats?: number;
+  /** On a token or time budget, make one last model call (no tools) asking for a summary. Default true. */
+  summarizeOnBudget?: boolean;
+  /** Tools whose every call needs approval (besides tools that declare `needsApproval`). */
+  requireApproval?: string[];
+  /** How long a call waits for approval before it counts as denied. Default 24 h. */
+  approvalTimeoutMs?: number;
   /** How the model calls tools. Default 'native'. */
   toolFormat?: ToolFormat;
   /** Run every write strictly one at a time within the turn. Default false. */
@@ -101,13 +117,34 @@ export interface TurnInput {
   lockOptions?: LockOptions;
 }
 
-export type TurnStatus = 'completed' | 'max_steps';
+export type TurnStatus = 'completed' | 'max_steps' | 'token_budget' | 'time_budget' | 'no_progress';
 
 export interface TurnResult {
   status: TurnStatus;
   answer: string | null;
   steps: number;
   usage: Usage;
+  /** Why a job stopped before a final answer. */
+  reason?: string;
+}
+
+export interface PendingApproval {
+  callId: string;
+  step: number;
+  name: string;
+  args: unknown;
+  argsHash: string;
+  requestedAt: number;
+  timeoutAt: number;
+}
+
+export interface ApprovalDecision {
+  callId: string;
+  approve: boolean;
+  by: string;
+  reason?: string;
+  /** Must equal the pending call's argsHash: a decision binds to the exact arguments. */
+  argsHash: string;
 }
 
 export type ProgressEvent =
@@ -118,4 +155,7 @@ export type ProgressEvent =
   | { kind: 'lock_wait'; at: number; step: number; callId: string; keys: string[] }
   | { kind: 'lock_granted'; at: number; step: number; callId: string; key: string; token: number; waitedMs: number; previousHolder: string | null }
   | { kind: 'rejected'; at: number; step: number; callId: string; name: string; reason: string }
-  | { kind: 'final'; at: number; step: number; status: TurnStatus; answer: string | null };
+  | { kind: 'approval_wait'; at: number; step: number; callId: string; name: string }
+  | { kind: 'approval'; at: number; step: number; callId: string; name: string; approve: boolean; by: string; reason?: string }
+  | { kind: 'cancelled'; at: number; step: number }
+  | { kind: 'final'; at: number; step: number; status: TurnStatus; answer: string | null; reason?: string };

@@ -1,0 +1,93 @@
+import { ActivityCancellationType, ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { preview } from '../src/workflow-safe/preview.js';
+import { runDag, schedule } from '../src/workflow-safe/schedule.js';
+import type { PlannedCall, ProgressEvent, ToolResult, TurnInput } from '../src/workflow-safe/types.js';
+import { Approvals, DEFAULT_APPROVAL_TIMEOUT_MS } from './approvals.js';
+import { TurnLocks } from './locks.js';
+
+/** Idempotent tools retry freely; others run at most once and report an unknown outcome. */
+function toolActivity(call: PlannedCall) {
+  return proxyActivities<Activities>({
+    startToCloseTimeout: call.timeoutMs,
+    heartbeatTimeout: '10s',
+    // On cancel, wait until the tool has really stopped before its locks are released.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: call.idempotent
+      ? { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 }
+      : { maximumAttempts: 1 },
+  }).runTool;
+}
+
+export function failureText(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+export interface StepContext {
+  jobId: string;
+  input: TurnInput;
+  step: number;
+  events: ProgressEvent[];
+  locks: TurnLocks;
+  approvals: Approvals;
+  setStatus(status: string): void;
+}
+
+/**
+ * Runs one step's calls: the scheduling DAG (reads at once, conflicting calls in the model's
+ * order), approvals where required, cross-agent locks for writes. Returns each call's result.
+ */
+export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<Map<string, ToolResult>> {
+  const { jobId, input, step, events } = ctx;
+  const now = () => Date.now();
+  const results = new Map<string, ToolResult>();
+  const runnable = calls.filter((c) => !c.rejected);
+
+  const execute = async (call: PlannedCall, fencingTokens: Record<string, number>): Promise<ToolResult> => {
+    events.push({ kind: 'tool_start', at: now(), step, callId: call.id, name: call.name, args: preview(call.rawArguments) });
+    const started = now();
+    try {
+      return await toolActivity(call)({ jobId, workspace: input.workspace, call: { id: call.id, name: call.name, args: call.args }, fencingTokens });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const output = call.idempotent
+        ? `Error: the tool failed on every attempt: ${failureText(err)}`
+        : `Error: the outcome of this call is unknown (it was not retried because '${call.name}' is not idempotent): ${failureText(err)}. Check the current state before trying again.`;
+      return { callId: call.id, output, isError: true, startedAt: started, endedAt: now() };
+    }
+  };
+
+  const runOne = async (call: PlannedCall): Promise<ToolResult> => {
+    if (call.needsApproval || input.requireApproval?.includes(call.name)) {
+      events.push({ kind: 'approval_wait', at: now(), step, callId: call.id, name: call.name });
+      ctx.setStatus('awaiting_approval');
+      const d = await ctx.approvals.decide(call, step, input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);
+      if (ctx.approvals.waiting === 0) ctx.setStatus('running');
+      events.push({ kind: 'approval', at: now(), step, callId: call.id, name: call.name, approve: d.approve, by: d.by, ...(d.reason ? { reason: d.reason } : {}) });
+      if (!d.approve) {
+        return { callId: call.id, output: `Denied by ${d.by}${d.reason ? `: ${d.reason}` : ''}. The call did not run.`, isError: true, startedAt: now(), endedAt: now() };
+      }
+    }
+    const locked = call.effect === 'write' && call.resources.length > 0 && (input.locks ?? true);
+    if (!locked) return execute(call, {});
+    events.push({ kind: 'lock_wait', at: now(), step, callId: call.id, keys: call.resources });
+    return ctx.locks.withLocks(
+      call.id,
+      call.resources,
+      (g) => events.push({ kind: 'lock_granted', at: now(), step, callId: call.id, key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder }),
+      (grants) => execute(call, Object.fromEntries(grants.map((g) => [g.key, g.token]))),
+    );
+  };
+
+  await runDag(schedule(runnable, { serialWrites: input.serialWrites ?? false }), async (i) => {
+    const call = runnable[i]!;
+    const result = await runOne(call);
+    results.set(call.id, result);
+    events.push({
+      kind: 'tool_end', at: now(), step, callId: call.id, name: call.name,
+      ms: result.endedAt - result.startedAt, isError: result.isError, preview: preview(result.output),
+    });
+  });
+  return results;
+}
