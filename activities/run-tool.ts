@@ -1,9 +1,9 @@
-import { Context } from '@temporalio/activity';
+import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Redactor } from '../src/audit/redact.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
 
-const HEARTBEAT_EVERY_MS = 5_000;
+const HEARTBEAT_EVERY_MS = 1_000; // the SDK throttles sending to 80 % of the heartbeat timeout
 
 /**
  * The tool activity: runs one validated call. It heartbeats on its own while the handler works,
@@ -24,6 +24,10 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor) {
         heartbeat: (d) => ctx.heartbeat(d),
       });
       return { ...result, output: redact(result.output) };
+    } catch (err) {
+      // Report a cancelled tool as cancelled (not failed), so the history says what happened.
+      if (ctx.cancellationSignal.aborted) throw new CancelledFailure(`tool '${req.call.name}' stopped: the job was cancelled`);
+      throw err;
     } finally {
       clearInterval(beat);
     }

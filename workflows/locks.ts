@@ -60,7 +60,7 @@ export class TurnLocks {
       while (!(await condition(() => done, Math.max(100, Math.floor(this.#leaseMs / 3))))) {
         await Promise.all(held.map((g) => quietly(getExternalWorkflowHandle(lockWorkflowId(g.key)).signal(renewSignal, { requestId: g.requestId }))));
       }
-    })();
+    })().catch(() => {}); // on cancellation the call itself reports it; an unawaited rejection would fail the workflow task
     try {
       return await fn();
     } finally {

@@ -10,7 +10,7 @@ import { TurnLocks } from './locks.js';
 function toolActivity(call: PlannedCall) {
   return proxyActivities<Activities>({
     startToCloseTimeout: call.timeoutMs,
-    heartbeatTimeout: '10s',
+    heartbeatTimeout: '10s', // a dead worker or a cancel is noticed within seconds
     // On cancel, wait until the tool has really stopped before its locks are released.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: call.idempotent

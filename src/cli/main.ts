@@ -1,4 +1,5 @@
 import { auditCommand, exportCommand, replayCommand } from './commands/audit.js';
+import { cancelCommand, decideCommand, listCommand, pendingCommand, watchCommand } from './commands/control.js';
 import { demoCommand } from './commands/demo.js';
 import { downCommand, serverCommand, setupCommand, upCommand, workerCommand } from './commands/infra.js';
 import { resultCommand, statusCommand } from './commands/jobs.js';
@@ -9,6 +10,11 @@ import { UsageError } from './usage-error.js';
 const HELP = `dagent — durable, auditable agent jobs on Temporal
 
   ${RUN_USAGE}
+  dagent list [--json]              recent jobs
+  dagent watch JOB_ID [--json]      follow a job's progress until it ends
+  dagent cancel JOB_ID [--json]     cancel a job (running tools stop, locks are released)
+  dagent pending [--json]           calls waiting for approval
+  dagent approve|deny JOB_ID CALL_ID --by NAME [--reason TEXT] [--hash PREFIX]
   dagent status JOB_ID [--json]     where a job is
   dagent result JOB_ID [--json]     wait for a job and print its answer
   dagent jobs [--tool NAME] [--wrote PATH] [--status S] [--since 7d] [--json]
@@ -30,6 +36,12 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   run: runCommand,
   demo: demoCommand,
   status: statusCommand,
+  list: listCommand,
+  watch: watchCommand,
+  cancel: cancelCommand,
+  pending: pendingCommand,
+  approve: decideCommand(true),
+  deny: decideCommand(false),
   jobs: jobsCommand,
   audit: auditCommand,
   replay: replayCommand,

@@ -28,6 +28,8 @@ export interface Harness {
   taskQueue: string;
   workspace: string;
   start(input?: Partial<TurnInput>, jobId?: string): Promise<WorkflowHandle<typeof agentTurn>>;
+  /** Stops the worker (as a deploy or a crash would) and starts a fresh one on the same task queue. */
+  restartWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,12 +41,20 @@ export async function startHarness(o: { scenario?: ScenarioInput; handler?: Scri
   const address = temporalAddress();
   const model = await startScriptedModel({ ...(o.scenario ? { scenario: parseScenario(o.scenario) } : {}), ...(o.handler ? { handler: o.handler } : {}) });
   const taskQueue = uniqueId('tq');
-  const { worker, connection: workerConn } = await createAgentWorker({
-    address, namespace: 'default', taskQueue,
-    model: { baseURL: model.url, apiKey: 'test-key', model: 'scripted', timeoutMs: o.modelTimeoutMs ?? 10_000 },
-    tools: o.tools ?? builtinTools,
-  });
-  const running = worker.run();
+  const newWorker = async () => {
+    const w = await createAgentWorker({
+      address, namespace: 'default', taskQueue,
+      model: { baseURL: model.url, apiKey: process.env.OPENAI_API_KEY ?? 'test-key', model: 'scripted', timeoutMs: o.modelTimeoutMs ?? 10_000 },
+      tools: o.tools ?? builtinTools,
+    });
+    return { ...w, running: w.worker.run() };
+  };
+  let current = await newWorker();
+  const stopWorker = async () => {
+    current.worker.shutdown();
+    await current.running;
+    await current.connection.close();
+  };
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const workspace = tempDir();
@@ -52,10 +62,12 @@ export async function startHarness(o: { scenario?: ScenarioInput; handler?: Scri
     client, model, taskQueue, workspace,
     start: (input = {}, jobId = uniqueId('job')) =>
       client.workflow.start<typeof agentTurn>('agentTurn', { taskQueue, workflowId: jobId, args: [{ task: 'test task', workspace, ...input }] }),
+    async restartWorker() {
+      await stopWorker();
+      current = await newWorker();
+    },
     async close() {
-      worker.shutdown();
-      await running;
-      await workerConn.close();
+      await stopWorker();
       await connection.close();
       await model.close();
     },

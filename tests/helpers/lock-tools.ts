@@ -11,7 +11,7 @@ const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, 
 });
 
 /** Write tools for lock tests: each records when it ran and with which fencing token. */
-export function lockTools(log: WriteRecord[], delayMs = 100) {
+export function lockTools(log: WriteRecord[], delayMs = 100, aborted: string[] = []) {
   const record = async (path: string, ctx: { workspace: string; jobId: string; fencingTokens: Record<string, number> }, start: number) => {
     const key = await fileResource(ctx.workspace, path);
     log.push({ jobId: ctx.jobId, path, start, end: Date.now(), token: ctx.fencingTokens[key] });
@@ -55,6 +55,7 @@ export function lockTools(log: WriteRecord[], delayMs = 100) {
     resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
     timeoutMs: 120_000,
     execute: async ({ ms }, ctx) => {
+      ctx.signal.addEventListener('abort', () => aborted.push(ctx.callId), { once: true });
       await sleep(ms, ctx.signal);
       return 'held';
     },

@@ -9,9 +9,9 @@ const UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, 
 const STATUSES = ['running', 'completed', 'max_steps', 'failed', 'cancelled'];
 const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-export function parseDuration(s: string): number {
+export function parseDuration(s: string, flag = '--since'): number {
   const m = /^(\d+(?:\.\d+)?)([smhdw])$/.exec(s.trim());
-  if (!m) throw new UsageError(`--since takes a duration like 30m, 12h or 7d; got '${s}'.`);
+  if (!m) throw new UsageError(`${flag} takes a duration like 30m, 12h or 7d; got '${s}'.`);
   return Number(m[1]) * UNITS[m[2]!]!;
 }
 

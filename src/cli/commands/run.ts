@@ -12,8 +12,10 @@ import { startLocalWorker } from '../local-worker.js';
 import { note, out, printJson } from '../output.js';
 import { followProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
+import { parseDuration } from './jobs-search.js';
 
-export const RUN_USAGE = `dagent run "<task>" [--workspace DIR] [--model NAME] [--max-steps N] [--format native|markdown|xml|react|line] [--serial-writes] [--id JOB_ID] [--detach] [--json]`;
+export const RUN_USAGE = `dagent run "<task>" [--workspace DIR] [--model NAME] [--max-steps N] [--format native|markdown|xml|react|line] [--serial-writes]
+             [--max-tokens N] [--deadline 30m] [--approve-tools shell,write_file] [--approval-timeout 24h] [--id JOB_ID] [--detach] [--json]`;
 
 export function newJobId(prefix = 'job'): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -84,7 +86,7 @@ export async function startJob(o: StartJobOptions): Promise<{ code: number; outc
     const result = await outcome;
     if (o.json) printJson(result);
     else if (result.status === 'completed') out(`\n${result.answer ?? ''}`);
-    else note(`Job ${o.jobId} ended with status ${result.status}${result.error ? `: ${result.error}` : ''}`);
+    else note(`Job ${o.jobId} ended with status ${result.status}${result.reason ? ` (${result.reason})` : ''}${result.error ? `: ${result.error}` : ''}`);
     return { code: result.status === 'completed' ? 0 : 1, outcome: result, temporal: t };
   } finally {
     await local?.stop();
@@ -101,6 +103,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-steps': { type: 'string' },
       'serial-writes': { type: 'boolean', default: false },
       format: { type: 'string', short: 'f' },
+      'max-tokens': { type: 'string' },
+      deadline: { type: 'string' },
+      'approve-tools': { type: 'string' },
+      'approval-timeout': { type: 'string' },
       id: { type: 'string' },
       detach: { type: 'boolean', short: 'd', default: false },
       json: { type: 'boolean', default: false },
@@ -120,6 +126,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     ...(maxSteps ? { maxSteps } : {}),
     ...(values['serial-writes'] ? { serialWrites: true } : {}),
     ...(format && format !== 'native' ? { toolFormat: format } : {}),
+    ...(values['max-tokens'] ? { maxTokens: positiveInt(values['max-tokens'], '--max-tokens')! } : {}),
+    ...(values.deadline ? { deadlineMs: parseDuration(values.deadline, '--deadline') } : {}),
+    ...(values['approve-tools'] ? { requireApproval: values['approve-tools'].split(',').map((x) => x.trim()).filter(Boolean) } : {}),
+    ...(values['approval-timeout'] ? { approvalTimeoutMs: parseDuration(values['approval-timeout'], '--approval-timeout') } : {}),
   };
   const { code, temporal } = await startJob({ input, jobId: values.id ?? newJobId(), detach: values.detach, json: values.json });
   await temporal.close();
