@@ -1,4 +1,5 @@
 import { condition, setHandler } from '@temporalio/workflow';
+import { humanDuration } from '../src/workflow-safe/duration.js';
 import type { ApprovalDecision, PendingApproval, PlannedCall } from '../src/workflow-safe/types.js';
 import { decideUpdate, pendingApprovalsQuery } from './definitions.js';
 
@@ -41,7 +42,7 @@ export class Approvals {
     try {
       const decided = await condition(() => this.#decided.has(call.id), timeoutMs);
       if (!decided) {
-        return { callId: call.id, approve: false, by: 'timeout', reason: `no decision within ${Math.round(timeoutMs / 60_000)} min`, argsHash: call.argsHash };
+        return { callId: call.id, approve: false, by: 'timeout', reason: `no decision within ${humanDuration(timeoutMs)}`, argsHash: call.argsHash };
       }
       return this.#decided.get(call.id)!;
     } finally {

@@ -61,3 +61,27 @@ describe('model provider faults', () => {
     }
   });
 });
+
+describe('a provider that fails every way in turn', () => {
+  it('429 with retry-after, 500, a hang past the timeout, a malformed body: the job completes and the history counts every attempt', async () => {
+    const h = await startHarness({
+      modelTimeoutMs: 1_000,
+      scenario: { name: 'gauntlet', steps: [{
+        faults: [{ status: 429, retryAfter: 1 }, { status: 500 }, { delayMs: 3_000 }, { status: 200, body: '{"choices": [' }],
+        reply: { content: 'made it' },
+      }] },
+    });
+    try {
+      const handle = await h.start();
+      const r = await handle.result();
+      assert.deepEqual([r.status, r.answer], ['completed', 'made it']);
+      assert.deepEqual(h.model.requests.map((q) => q.attempt), [0, 1, 2, 3, 4]);
+      assert.deepEqual(await callModelAttempts(handle), [5], 'the history records the fifth attempt as the one that succeeded');
+      const { events } = await handle.fetchHistory();
+      const started = events!.find((e) => e.activityTaskStartedEventAttributes)!.activityTaskStartedEventAttributes!;
+      assert.match(started.lastFailure!.message!, /Model reply could not be used/, 'the failure before the last: the malformed body');
+    } finally {
+      await h.close();
+    }
+  });
+});
