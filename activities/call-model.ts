@@ -1,3 +1,4 @@
+import { CancelledFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
 import { redactValue, type Redactor } from '../src/audit/redact.js';
@@ -20,14 +21,20 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const tools = format === 'native' ? registry.openAITools(req.tools) : [];
     const messages = format === 'native' ? req.messages : toTextMessages(req.messages, protocolFor(format), registry, req.tools);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
+    // Heartbeat while waiting, so a dead worker's call is retried within the heartbeat timeout.
+    const ctx = Context.current();
+    const beat = setInterval(() => ctx.heartbeat(), 1_000);
     try {
       completion = await client.chat.completions.create({
         model: req.model ?? model.model,
         messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
         ...(tools.length ? { tools } : {}),
-      });
+      }, { signal: ctx.cancellationSignal });
     } catch (err) {
+      if (ctx.cancellationSignal.aborted) throw new CancelledFailure('model call stopped: the job was cancelled');
       throw classifyModelError(err, model.baseURL);
+    } finally {
+      clearInterval(beat);
     }
     const choice = completion.choices?.[0];
     if (!choice?.message) throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL);

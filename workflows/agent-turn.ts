@@ -14,6 +14,7 @@ export const DEFAULT_MAX_STEPS = 20;
 
 const { callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Fault, type ScenarioInput, type ScenarioStep, type Scenario, stepSchema } from './scenario.js';
@@ -32,6 +33,8 @@ export interface ScriptedModelOptions {
   handler?: ScriptHandler;
   port?: number;
   host?: string;
+  /** Append one JSON line per request here (survives the process, for crash tests). */
+  ledgerFile?: string;
 }
 
 export interface ScriptedModel {
@@ -114,6 +117,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
     attempts.set(key, attempt + 1);
     const record: RecordedRequest = { at: Date.now(), step, attempt, conversation, body, status: 0 };
     requests.push(record);
+    if (opts.ledgerFile) appendFileSync(opts.ledgerFile, `${JSON.stringify({ at: record.at, conversation, step, attempt, task: body.messages.find((m) => m.role === 'user')?.content })}\n`);
 
     const plan = stepFor(body, step, conversation);
     if (typeof plan === 'string') {

@@ -21,7 +21,7 @@ export async function resolveModel(opts: { forceOffline?: boolean; scenarioFile?
   if (configured && !opts.forceOffline) return { config: configured, offline: false, close: async () => {} };
   const file = opts.scenarioFile ?? process.env.DAGENT_SCENARIO ?? DEMO_SCENARIO;
   const scenario = await loadScenario(file);
-  const server = await startScriptedModel({ scenario });
+  const server = await startScriptedModel({ scenario, ...(process.env.DAGENT_SCRIPTED_LEDGER ? { ledgerFile: process.env.DAGENT_SCRIPTED_LEDGER } : {}) });
   if (!opts.forceOffline) {
     opts.log('No model configured (set OPENAI_BASE_URL / OPENAI_API_KEY / DAGENT_MODEL for a real one).');
   }

@@ -8,6 +8,8 @@ import { locateTemporalCli } from '../../temporal/locate-cli.js';
 import { livePid, writePid } from '../../temporal/pid-file.js';
 import { createAgentWorker } from '../../worker/create-worker.js';
 import { resolveModel } from '../../worker/model-setup.js';
+import { loadPluginTools } from '../../worker/plugins.js';
+import { builtinTools } from '../../tools/builtins/index.js';
 import { note } from '../output.js';
 import { UsageError } from '../usage-error.js';
 
@@ -37,7 +39,12 @@ export async function serverCommand(): Promise<number> {
 export async function workerCommand(): Promise<number> {
   const t = await connectTemporal({ start: true, log: note });
   const model = await resolveModel({ log: note });
-  const { worker, connection } = await createAgentWorker({ address: t.address, namespace: t.config.namespace, taskQueue: t.config.taskQueue, model: model.config, logLevel: 'INFO' });
+  const plugins = await loadPluginTools(process.env.DAGENT_PLUGINS);
+  const { worker, connection } = await createAgentWorker({
+    address: t.address, namespace: t.config.namespace, taskQueue: t.config.taskQueue, model: model.config, logLevel: 'INFO',
+    tools: [...builtinTools, ...plugins],
+  });
+  if (plugins.length) note(`Plugin tools: ${plugins.map((p) => p.name).join(', ')}.`);
   note(`Worker polling task queue '${t.config.taskQueue}' on ${t.address} (model ${model.config.model} at ${model.config.baseURL}).`);
   try {
     await worker.run();
