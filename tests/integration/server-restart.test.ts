@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { parseScenario } from '../../src/scripted-model/scenario.js';
+import { startScriptedModel } from '../../src/scripted-model/server.js';
+import { spawnDevServer, waitForServer } from '../../src/temporal/dev-server.js';
+import { freePort } from '../../src/temporal/ephemeral-server.js';
+import { findTemporalCli } from '../../src/temporal/locate-cli.js';
+import type { agentTurn } from '../../workflows/agent-turn.js';
+import { progressQuery } from '../../workflows/definitions.js';
+import { createAgentWorker } from '../../src/worker/create-worker.js';
+import { tempDir, uniqueId } from '../helpers/harness.js';
+
+describe('the Temporal server restarted mid-job', () => {
+  it('on the same SQLite file: the job picks up where it was and completes', async () => {
+    const dir = tempDir('dagent-restart-');
+    const port = await freePort();
+    const address = `127.0.0.1:${port}`;
+    const opts = { cliPath: findTemporalCli()!, port, dbFile: path.join(dir, 'temporal.db'), logFile: path.join(dir, 'server.log') };
+    let server = spawnDevServer(opts);
+    await waitForServer(address, 60_000, server, opts.logFile);
+    const model = await startScriptedModel({ scenario: parseScenario({ name: 'slow', steps: [
+      { delayMs: 300, reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'one.txt', content: '1' } }] } },
+      { delayMs: 1500, reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'two.txt', content: '2' } }] } },
+      { delayMs: 300, reply: { content: 'survived' } },
+    ] }) });
+    const taskQueue = uniqueId('restart');
+    const { worker, connection: wc } = await createAgentWorker({ address, namespace: 'default', taskQueue, model: { baseURL: model.url, apiKey: 'k', model: 'm', timeoutMs: 10_000 } });
+    const running = worker.run();
+    try {
+      let conn = await Connection.connect({ address });
+      const jobId = uniqueId('survivor');
+      const handle = await new Client({ connection: conn }).workflow.start<typeof agentTurn>('agentTurn', { taskQueue, workflowId: jobId, args: [{ task: 'survive', workspace: dir }] });
+      for (let i = 0; i < 100; i++) {
+        const ev = await handle.query(progressQuery, 0).catch(() => []);
+        if (ev.some((e) => e.kind === 'model_start' && e.step === 2)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await conn.close();
+
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('close', r));
+      await new Promise((r) => setTimeout(r, 1000));
+      server = spawnDevServer(opts);
+      await waitForServer(address, 60_000, server, opts.logFile);
+      const restartedAt = Date.now();
+
+      conn = await Connection.connect({ address });
+      const again = new Client({ connection: conn }).workflow.getHandle(jobId);
+      const r = await again.result();
+      assert.deepEqual([r.status, r.answer, r.steps], ['completed', 'survived', 3]);
+      const closedAt = (await again.describe()).closeTime!.getTime();
+      assert.ok(closedAt > restartedAt, 'the job was still running when the server went down');
+      await conn.close();
+    } finally {
+      worker.shutdown();
+      await running.catch(() => {});
+      await wc.close();
+      await model.close();
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('close', r));
+    }
+  });
+});
