@@ -41,8 +41,10 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
 
   const messages: ChatMessage[] = [
     { role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
+    ...(input.history ?? []),
     { role: 'user', content: input.task },
   ];
+  const firstNew = messages.length - 1;
   let usage = zeroUsage();
   let step = 0;
 
@@ -70,7 +72,11 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   const finish = (r: TurnResult): TurnResult => {
     events.push({ kind: 'final', at: now(), step: r.steps, status: r.status, answer: r.answer, ...(r.reason ? { reason: r.reason } : {}) });
     setStatus(r.status);
-    return r;
+    if (!input.returnMessages) return r;
+    const added = messages.slice(firstNew);
+    // A turn that stopped without an answer still leaves the conversation well-formed.
+    if (r.status !== 'completed') added.push({ role: 'assistant', content: r.answer ?? `(stopped: ${r.reason ?? r.status})` });
+    return { ...r, messages: added };
   };
 
   const stopEarly = async (stop: Stop): Promise<TurnResult> => {

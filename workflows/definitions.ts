@@ -1,7 +1,7 @@
 // Queries and signals of the turn and lock workflows, defined once for workflows and clients.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from '../src/workflow-safe/lock-types.js';
-import type { ApprovalDecision, PendingApproval, ProgressEvent } from '../src/workflow-safe/types.js';
+import type { ApprovalDecision, PendingApproval, ProgressEvent, SessionReply, SessionState } from '../src/workflow-safe/types.js';
 
 /** Progress events of a turn from index `since` on. */
 export const progressQuery = defineQuery<ProgressEvent[], [number]>('progress');
@@ -21,3 +21,8 @@ export const lockStateQuery = defineQuery<LockState>('lockState');
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
 /** Approve or deny one waiting call; refused unless the call waits and the hash matches. */
 export const decideUpdate = defineUpdate<{ accepted: true; callId: string }, [ApprovalDecision]>('decide');
+
+/** To a session: run one turn with this message; returns the turn's result. */
+export const sendUpdate = defineUpdate<SessionReply, [string]>('send');
+/** A session's counters. */
+export const sessionQuery = defineQuery<SessionState>('session');

@@ -5,11 +5,15 @@ import { downCommand, serverCommand, setupCommand, upCommand, workerCommand } fr
 import { resultCommand, statusCommand } from './commands/jobs.js';
 import { jobsCommand } from './commands/jobs-search.js';
 import { RUN_USAGE, runCommand } from './commands/run.js';
+import { chatCommand, sendCommand } from './commands/session.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `dagent — durable, auditable agent jobs on Temporal
 
   ${RUN_USAGE}
+  dagent send SESSION_ID "message" [--workspace DIR] [--json]
+                                    one turn of a long-lived session (created if new)
+  dagent chat [SESSION_ID]          an interactive session; resume it later by its id
   dagent list [--json]              recent jobs
   dagent watch JOB_ID [--json]      follow a job's progress until it ends
   dagent cancel JOB_ID [--json]     cancel a job (running tools stop, locks are released)
@@ -37,6 +41,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   demo: demoCommand,
   status: statusCommand,
   list: listCommand,
+  send: sendCommand,
+  chat: chatCommand,
   watch: watchCommand,
   cancel: cancelCommand,
   pending: pendingCommand,

@@ -110,6 +110,10 @@ export interface TurnInput {
   approvalTimeoutMs?: number;
   /** How the model calls tools. Default 'native'. */
   toolFormat?: ToolFormat;
+  /** Earlier conversation (a session's turns so far), placed between the system prompt and the task. */
+  history?: ChatMessage[];
+  /** Return the messages this turn added (for a session to keep). */
+  returnMessages?: boolean;
   /** Run every write strictly one at a time within the turn. Default false. */
   serialWrites?: boolean;
   /** Take cross-agent locks for writes. Default true; false only for tests that show why. */
@@ -126,6 +130,34 @@ export interface TurnResult {
   usage: Usage;
   /** Why a job stopped before a final answer. */
   reason?: string;
+  /** The messages this turn added, when asked for (`returnMessages`). */
+  messages?: ChatMessage[];
+}
+
+export interface SessionInput {
+  workspace: string;
+  model?: string;
+  toolFormat?: ToolFormat;
+  systemPrompt?: string;
+  maxSteps?: number;
+  /** Carried across continue-as-new. */
+  history?: ChatMessage[];
+  turns?: number;
+  runs?: number;
+  /** Continue-as-new after this many turns in one run (Temporal's own suggestion applies too). */
+  continueAsNewAfterTurns?: number;
+}
+
+export interface SessionReply extends TurnResult {
+  turn: number;
+  jobId: string;
+}
+
+export interface SessionState {
+  turns: number;
+  runs: number;
+  messages: number;
+  busy: boolean;
 }
 
 export interface PendingApproval {

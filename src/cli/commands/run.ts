@@ -8,7 +8,7 @@ import { modelConfigFromEnv } from '../../config.js';
 import { connectTemporal, workerIsPolling, type Temporal } from '../../temporal/connect.js';
 import { TOOL_FORMATS, type ToolFormat, type TurnInput } from '../../workflow-safe/types.js';
 import { awaitOutcome, type JobOutcome } from '../job-outcome.js';
-import { startLocalWorker } from '../local-worker.js';
+import { startLocalWorker, type LocalWorker } from '../local-worker.js';
 import { note, out, printJson } from '../output.js';
 import { followProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
@@ -37,6 +37,21 @@ function workspaceDir(value: string | undefined): string {
   return dir;
 }
 
+/**
+ * Makes sure a worker serves the task queue: a worker already polling, or one inside this
+ * process (stopped by the caller). A detached job only gets a warning: it waits for a worker.
+ */
+export async function ensureWorker(t: Temporal, o: { detach: boolean; offlineQueue?: string }): Promise<LocalWorker | undefined> {
+  if (o.offlineQueue) return startLocalWorker(t, { taskQueue: o.offlineQueue, forceOffline: true, log: note });
+  if (!(await workerIsPolling(t))) {
+    if (o.detach) note(`No worker polls task queue '${t.config.taskQueue}' yet: the job waits until one does (start one with \`dagent up\`).`);
+    else return startLocalWorker(t, { taskQueue: t.config.taskQueue, log: note });
+  } else if (!modelConfigFromEnv()) {
+    note(`Using the worker already polling '${t.config.taskQueue}' (and whatever model it was started with).`);
+  }
+  return undefined;
+}
+
 export interface StartJobOptions {
   input: TurnInput;
   jobId: string;
@@ -50,15 +65,7 @@ export interface StartJobOptions {
 export async function startJob(o: StartJobOptions): Promise<{ code: number; outcome?: JobOutcome; temporal: Temporal }> {
   const t = await connectTemporal({ start: true, log: note });
   const taskQueue = o.offlineQueue ?? t.config.taskQueue;
-  let local: Awaited<ReturnType<typeof startLocalWorker>> | undefined;
-  if (o.offlineQueue) {
-    local = await startLocalWorker(t, { taskQueue, forceOffline: true, log: note });
-  } else if (!(await workerIsPolling(t))) {
-    if (o.detach) note(`No worker polls task queue '${taskQueue}' yet: the job waits until one does (start one with \`dagent up\`).`);
-    else local = await startLocalWorker(t, { taskQueue, log: note });
-  } else if (!modelConfigFromEnv()) {
-    note(`Using the worker already polling '${taskQueue}' (and whatever model it was started with).`);
-  }
+  const local = await ensureWorker(t, { detach: o.detach, ...(o.offlineQueue ? { offlineQueue: o.offlineQueue } : {}) });
   try {
     let handle;
     try {
