@@ -64,6 +64,12 @@ export async function sendCommand(argv: string[]): Promise<number> {
   }
 }
 
+function causeMessage(err: unknown): string {
+  let e = err as { message?: string; cause?: unknown } | undefined;
+  while (e?.cause) e = e.cause as typeof e;
+  return e?.message ?? String(err);
+}
+
 /** `dagent chat [SESSION_ID]`: an interactive session; resume it any time with the same id. */
 export async function chatCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: SESSION_OPTIONS });
@@ -84,8 +90,13 @@ export async function chatCommand(argv: string[]): Promise<number> {
       }
       if (line === '/exit' || line === '/quit') break;
       if (!line) continue;
-      const r = await sendMessage(t, sessionId, line, input, false);
-      out(`agent> ${r.answer ?? `(turn ended: ${r.status}${r.reason ? `, ${r.reason}` : ''})`}`);
+      try {
+        const r = await sendMessage(t, sessionId, line, input, false);
+        out(`agent> ${r.answer ?? `(turn ended: ${r.status}${r.reason ? `, ${r.reason}` : ''})`}`);
+      } catch (err) {
+        // A failed turn (e.g. the model refused) leaves the session as it was: say so and go on.
+        out(`agent> (this turn failed: ${causeMessage(err)})`);
+      }
     }
     return 0;
   } finally {
