@@ -7,17 +7,8 @@ import { builtinTools } from '../../src/tools/builtins/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { resolveInWorkspace } from '../../src/tools/workspace.js';
 import { dagent } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
 import { requestMessages, startHarness } from '../helpers/harness.js';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const pendingFor = async (jobId: string) => {
   const r = await dagent(['pending', '--json']);

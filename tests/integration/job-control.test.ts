@@ -5,18 +5,9 @@ import { fileResource } from '../../src/tools/workspace.js';
 import { lockWorkflowId } from '../../src/workflow-safe/lock-types.js';
 import { lockStateQuery, progressQuery } from '../../workflows/definitions.js';
 import { dagent } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
 import { startHarness } from '../helpers/harness.js';
 import { lockTools } from '../helpers/lock-tools.js';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('job control', () => {
   it('cancel during a long tool call: the tool stops, the lock is released, the status says cancelled', async () => {

@@ -10,6 +10,7 @@ import type { ScriptHandler } from '../../src/scripted-model/server.js';
 import { acquireSignal, lockStateQuery, progressQuery } from '../../workflows/definitions.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { lockTools, type WriteRecord } from '../helpers/lock-tools.js';
+import { until } from '../helpers/wait.js';
 
 /** Each agent's task names it; it appends `appends` lines to shared.txt, one per step. */
 const appender = (appends: number): ScriptHandler => ({ body, step }) => {
@@ -96,25 +97,17 @@ describe('cross-agent write locks', () => {
           : { reply: { toolCalls: [{ name: 'append_slow', arguments: { path: 'held.txt', line: 'after' } }] } };
       },
     });
-    const waitFor = async <T>(what: string, fn: () => Promise<T | undefined>) => {
-      for (let i = 0; i < 200; i++) {
-        const v = await fn().catch(() => undefined);
-        if (v) return v;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`timed out waiting for ${what}`);
-    };
     try {
       const key = await fileResource(h.workspace, 'held.txt');
       const lock = h.client.workflow.getHandle(lockWorkflowId(key));
       const holder = await h.start({ task: 'holder', lockOptions: { leaseMs: 2_000 } });
-      await waitFor('the holder to get the lock', async () => (await lock.query(lockStateQuery)).holder?.workflowId === holder.workflowId || undefined);
+      await until('the holder to get the lock', async () => (await lock.query(lockStateQuery)).holder?.workflowId === holder.workflowId);
 
       const ghost = { requestId: 'ghost/1', workflowId: 'no-such-workflow', callId: 'c', leaseMs: 2_000 };
       await lock.signal(acquireSignal, ghost);
       await lock.signal(acquireSignal, ghost);
       const next = await h.start({ task: 'next' });
-      const queue = await waitFor('two waiters', async () => {
+      const queue = await until('two waiters', async () => {
         const q = (await lock.query(lockStateQuery)).queue!;
         return q.length === 2 ? q : undefined;
       });

@@ -1,29 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { historyToRecords } from '../../audit/decode.js';
 import { recordsToScenario } from '../../audit/scenario-export.js';
 import { formatTimeline } from '../../audit/timeline.js';
-import { connectTemporal } from '../../temporal/connect.js';
 import { cachedWorkflowBundle } from '../../worker/bundle-cache.js';
 import { installRuntime } from '../../worker/runtime.js';
 import { note, out } from '../output.js';
+import { withTemporal } from '../with-temporal.js';
 import { UsageError } from '../usage-error.js';
 
 /** A job's history, read from the server (no worker needed). */
-async function fetchJobHistory(jobId: string) {
-  const t = await connectTemporal({ start: false, log: note });
-  try {
-    return await t.client.workflow.getHandle(jobId).fetchHistory();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new UsageError(`No job with id '${jobId}' on ${t.address}.`);
-    throw err;
-  } finally {
-    await t.close();
-  }
-}
+const fetchJobHistory = (jobId: string) => withTemporal((t) => t.client.workflow.getHandle(jobId).fetchHistory());
 
 /** `dagent audit JOB_ID [--json]`: what the job did, from its Temporal history. */
 export async function auditCommand(argv: string[]): Promise<number> {

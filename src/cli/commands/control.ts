@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
-import { connectTemporal, type Temporal } from '../../temporal/connect.js';
+import type { WorkflowHandle } from '@temporalio/client';
 import { SA_STATUS } from '../../workflow-safe/search-attributes.js';
 import type { PendingApproval } from '../../workflow-safe/types.js';
 import { decideUpdate, pendingApprovalsQuery } from '../../../workflows/definitions.js';
@@ -8,18 +7,7 @@ import { awaitOutcome, executionStatus } from '../job-outcome.js';
 import { note, out, printJson } from '../output.js';
 import { followProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
-
-async function withTemporal<T>(fn: (t: Temporal) => Promise<T>): Promise<T> {
-  const t = await connectTemporal({ start: false, log: note });
-  try {
-    return await fn(t);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new UsageError(`No job with id '${err.workflowId}' on ${t.address}.`);
-    throw err;
-  } finally {
-    await t.close();
-  }
-}
+import { withTemporal } from '../with-temporal.js';
 
 const oneJob = (positionals: string[], usage: string) => {
   if (positionals.length !== 1) throw new UsageError(`usage: ${usage}`);

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { fileKey, realpathAllowMissing } from '../../tools/workspace.js';
-import { connectTemporal } from '../../temporal/connect.js';
 import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../../workflow-safe/search-attributes.js';
 import { note, out, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
+import { withTemporal } from '../with-temporal.js';
 
 const UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
 const STATUSES = ['running', 'completed', 'max_steps', 'failed', 'cancelled'];
@@ -40,8 +40,7 @@ export async function jobsCommand(argv: string[]): Promise<number> {
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1, got '${values.limit}'.`);
   const query = await jobsQuery(values);
-  const t = await connectTemporal({ start: false, log: note });
-  try {
+  return withTemporal(async (t) => {
     const jobs: Array<{ jobId: string; status: string; startedAt: string; closedAt: string | null; tools: string[]; wrote: string[] }> = [];
     for await (const w of t.client.workflow.list({ query })) {
       const sa = w.typedSearchAttributes;
@@ -59,7 +58,5 @@ export async function jobsCommand(argv: string[]): Promise<number> {
     else if (!jobs.length) note(`No jobs match (${query}).`);
     else for (const j of jobs) out(`${j.jobId}  ${j.status.padEnd(9)}  ${j.startedAt}  tools: ${j.tools.join(',') || '-'}${j.wrote.length ? `  wrote: ${j.wrote.join(', ')}` : ''}`);
     return 0;
-  } finally {
-    await t.close();
-  }
+  });
 }

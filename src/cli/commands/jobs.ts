@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { connectTemporal } from '../../temporal/connect.js';
+import type { WorkflowHandle } from '@temporalio/client';
 import { awaitOutcome, executionStatus } from '../job-outcome.js';
 import { note, out, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
+import { withTemporal } from '../with-temporal.js';
 
 function jobArgs(argv: string[], command: string) {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
@@ -12,17 +12,7 @@ function jobArgs(argv: string[], command: string) {
   return { jobId, json: values.json };
 }
 
-async function withJob<T>(jobId: string, fn: (h: ReturnType<Awaited<ReturnType<typeof connectTemporal>>['client']['workflow']['getHandle']>) => Promise<T>): Promise<T> {
-  const t = await connectTemporal({ start: false, log: note });
-  try {
-    return await fn(t.client.workflow.getHandle(jobId));
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new UsageError(`No job with id '${jobId}' on ${t.address}.`);
-    throw err;
-  } finally {
-    await t.close();
-  }
-}
+const withJob = <T>(jobId: string, fn: (h: WorkflowHandle) => Promise<T>) => withTemporal((t) => fn(t.client.workflow.getHandle(jobId)));
 
 /** `dagent status JOB_ID`: where a job is, without waiting. */
 export async function statusCommand(argv: string[]): Promise<number> {

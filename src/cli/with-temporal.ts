@@ -1,0 +1,17 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { connectTemporal, type Temporal } from '../temporal/connect.js';
+import { note } from './output.js';
+import { UsageError } from './usage-error.js';
+
+/** Connects (without starting a server), runs `fn`, closes; an unknown job id is a usage error. */
+export async function withTemporal<T>(fn: (t: Temporal) => Promise<T>): Promise<T> {
+  const t = await connectTemporal({ start: false, log: note });
+  try {
+    return await fn(t);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new UsageError(`No job with id '${err.workflowId}' on ${t.address}.`);
+    throw err;
+  } finally {
+    await t.close();
+  }
+}
