@@ -2,7 +2,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { LockGrant } from '../workflow-safe/lock-types.js';
 import { preview } from '../workflow-safe/preview.js';
-import type { ModelRequest, ModelStep, PlannedCall, ToolRequest, ToolResult, TurnResult } from '../workflow-safe/types.js';
+import type { ApprovalDecision, ModelRequest, ModelStep, PlannedCall, ToolRequest, ToolResult, TurnResult } from '../workflow-safe/types.js';
 import { AUDIT_SCHEMA_VERSION, type AuditRecord, type JobEndRecord, type ModelCallRecord, type ToolCallRecord } from './schema.js';
 
 type History = temporal.api.history.v1.IHistory;
@@ -45,6 +45,8 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
   const runs = new Map<number, ActivityRun>();
   const order: ActivityRun[] = [];
   const grants = new Map<string, LockGrant[]>();
+  const decisions = new Map<string, Approval>();
+  const input = { requireApproval: [] as string[] };
   const records: Array<{ ms: number; seq: number; r: AuditRecord }> = [];
   let seq = 0;
   const push = (ms: number, r: AuditRecord) => records.push({ ms, seq: seq++, r });
@@ -55,9 +57,11 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
     const id = num(e.eventId);
     if (e.workflowExecutionStartedEventAttributes) {
       const a = e.workflowExecutionStartedEventAttributes;
+      const args = decode<Record<string, unknown>>(a.input) ?? {};
+      input.requireApproval = (args.requireApproval as string[] | undefined) ?? [];
       push(ms, {
         schemaVersion: v, type: 'job_start', jobId, at: iso(ms)!, runId: a.originalExecutionRunId ?? '',
-        workflowType: a.workflowType?.name ?? '', input: (decode<Record<string, unknown>>(a.input) ?? {}),
+        workflowType: a.workflowType?.name ?? '', input: args,
       });
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
@@ -81,6 +85,9 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
       const outcome = e.activityTaskFailedEventAttributes ? 'failed' : e.activityTaskTimedOutEventAttributes ? 'timed_out' : 'cancelled';
       const failure = 'failure' in a ? (a.failure as temporal.api.failure.v1.IFailure) : null;
       if (run) Object.assign(run, { endedMs: ms, outcome, error: failureMessage(failure) ?? outcome });
+    } else if (e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'decide') {
+      const d = decode<ApprovalDecision>(e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input.args);
+      if (d) decisions.set(d.callId, { approve: d.approve, by: d.by, reason: d.reason ?? null, decidedAt: iso(ms) });
     } else if (e.workflowExecutionSignaledEventAttributes?.signalName === 'lockGranted') {
       const g = decode<LockGrant>(e.workflowExecutionSignaledEventAttributes.input);
       if (g) grants.set(g.callId, [...(grants.get(g.callId) ?? []), g]);
@@ -100,12 +107,13 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
     }
   }
 
-  const planned = new Map<string, { call: PlannedCall; step: number }>();
+  const planned = new Map<string, { call: PlannedCall; step: number; atMs: number }>();
+  const ran = new Set<string>();
   for (const run of order) {
     if (run.type === 'callModel') {
       const req = run.input as ModelRequest;
       const step = run.result as ModelStep | undefined;
-      for (const c of step?.calls ?? []) planned.set(c.id, { call: c, step: req.step });
+      for (const c of step?.calls ?? []) planned.set(c.id, { call: c, step: req.step, atMs: run.endedMs ?? run.scheduledMs });
       const rec: ModelCallRecord = {
         schemaVersion: v, type: 'model_call', jobId, at: iso(run.scheduledMs)!, step: req.step,
         model: step?.model ?? req.model ?? null, format: req.toolFormat ?? 'native', messagesSent: req.messages.length,
@@ -117,14 +125,25 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
       };
       push(run.scheduledMs, rec);
       for (const c of step?.calls ?? []) {
-        if (c.rejected) push(run.endedMs ?? run.scheduledMs, toolRecord(jobId, req.step, c, null, [], run.endedMs ?? run.scheduledMs));
+        if (c.rejected) push(run.endedMs ?? run.scheduledMs, toolRecord(jobId, req.step, c, null, [], run.endedMs ?? run.scheduledMs, null));
       }
     } else if (run.type === 'runTool') {
       const req = run.input as ToolRequest;
       const p = planned.get(req.call.id);
       if (!p) continue;
-      push(run.scheduledMs, toolRecord(jobId, p.step, p.call, run, grants.get(req.call.id) ?? [], run.scheduledMs));
+      ran.add(req.call.id);
+      push(run.scheduledMs, toolRecord(jobId, p.step, p.call, run, grants.get(req.call.id) ?? [], run.scheduledMs, decisions.get(req.call.id) ?? null));
     }
+  }
+  // Calls that never reached a tool activity: denied (by a person or the approval timeout), or cut off.
+  for (const [id, p] of planned) {
+    if (p.call.rejected || ran.has(id)) continue;
+    const needed = p.call.needsApproval || input.requireApproval.includes(p.call.name);
+    const decision = decisions.get(id) ?? (needed && end ? { approve: false, by: 'timeout', reason: 'no decision in time', decidedAt: null } : null);
+    const rec = toolRecord(jobId, p.step, p.call, null, [], p.atMs, decision);
+    if (decision && !decision.approve) rec.status = 'denied';
+    else if (needed && !end) rec.status = 'running'; // still waiting for a decision
+    push(decision?.decidedAt ? Date.parse(decision.decidedAt) : p.atMs, rec);
   }
   records.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
   const out = records.map((x) => x.r);
@@ -132,14 +151,16 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
   return out;
 }
 
-function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRun | null, grants: LockGrant[], atMs: number): ToolCallRecord {
+type Approval = NonNullable<ToolCallRecord['approval']>;
+
+function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRun | null, grants: LockGrant[], atMs: number, approval: Approval | null): ToolCallRecord {
   const result = run?.result as ToolResult | undefined;
   const status: ToolCallRecord['status'] = c.rejected ? 'rejected' : !run ? 'not_run' : run.outcome === 'ok' ? (result?.isError ? 'error' : 'ok') : run.outcome;
   return {
     schemaVersion: AUDIT_SCHEMA_VERSION, type: 'tool_call', jobId, at: iso(atMs)!, step, callId: c.id, name: c.name, format: c.format ?? 'native',
     arguments: c.args ?? null, rawArguments: c.rawArguments, rawText: c.rawText ?? null, effect: c.effect, resources: c.resources,
     idempotent: c.idempotent, locks: grants.map((g) => ({ key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder })),
-    status, rejected: c.rejected ?? null,
+    status, rejected: c.rejected ?? null, approval,
     startedAt: result ? iso(result.startedAt) : iso(run?.startedMs ?? null),
     endedAt: result ? iso(result.endedAt) : iso(run?.endedMs ?? null),
     durationMs: result ? result.endedAt - result.startedAt : null,

@@ -54,8 +54,10 @@ export const toolCallRecord = z.object({
   resources: z.array(z.string()),
   idempotent: z.boolean(),
   locks: z.array(lockRecord),
-  status: z.enum(['ok', 'error', 'failed', 'timed_out', 'cancelled', 'rejected', 'running', 'not_run']),
+  status: z.enum(['ok', 'error', 'failed', 'timed_out', 'cancelled', 'rejected', 'denied', 'running', 'not_run']),
   rejected: z.string().nullable(),
+  /** The human decision on a call that needed approval (added in v1, optional). */
+  approval: z.object({ approve: z.boolean(), by: z.string(), reason: z.string().nullable(), decidedAt: z.string().nullable() }).nullable().optional(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   durationMs: z.number().nullable(),

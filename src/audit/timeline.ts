@@ -38,11 +38,16 @@ export function formatTimeline(records: AuditRecord[]): string {
           lines.push(`${rel(r.at, t0)}    ✗ ${call}  rejected: ${preview(r.rejected ?? '', 120)}`);
           break;
         }
+        const approval = r.approval ? `  ${r.approval.approve ? 'approved' : 'denied'} by ${r.approval.by}${r.approval.reason ? ` (${preview(r.approval.reason, 60)})` : ''}` : '';
+        if (r.status === 'denied') {
+          lines.push(`${rel(r.at, t0)}    ✗ ${call}${approval}: not run`);
+          break;
+        }
         const res = r.resources.length ? `${r.effect} ${r.resources.map((k) => k.replace(/^file:.*\//, 'file:…/')).join(',')}` : r.effect === 'write' ? 'write (barrier)' : 'read';
         const lock = r.locks.map((l) => `lock token ${l.token}${l.waitedMs ? ` waited ${ms(l.waitedMs)}` : ''}`).join(', ');
         const retry = r.attempts > 1 ? `  attempts ${r.attempts}` : '';
         const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : r.error ?? '';
-        lines.push(`${rel(r.at, t0)}    ${mark} ${call}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`);
+        lines.push(`${rel(r.at, t0)}    ${mark} ${call}${approval}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`);
         break;
       }
       case 'job_end': {

@@ -71,6 +71,16 @@ describe('approvals', () => {
       assert.deepEqual(await pendingFor(handle.workflowId), []);
       const late = await dagent(['approve', handle.workflowId, 'call_2_1', '--by', 'carol']);
       assert.equal(late.code, 2);
+
+      const audit = (await dagent(['audit', handle.workflowId, '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const calls = audit.filter((x: { type: string }) => x.type === 'tool_call');
+      assert.deepEqual(calls.map((c: { callId: string; status: string; approval: { approve: boolean; by: string; reason: string } }) => [c.callId, c.status, c.approval.approve, c.approval.by, c.approval.reason]), [
+        ['call_1_1', 'ok', true, 'alice', 'release day'],
+        ['call_2_1', 'denied', false, 'bob', 'not public'],
+      ]);
+      const timeline = (await dagent(['audit', handle.workflowId])).stdout;
+      assert.match(timeline, /publish \{"path":"release.md","text":"v1.0"\} {2}approved by alice \(release day\)/);
+      assert.match(timeline, /✗ publish \{"path":"secrets.md","text":"oops"\} {2}denied by bob \(not public\): not run/);
     } finally {
       await h.close();
     }
@@ -84,10 +94,14 @@ describe('approvals', () => {
       ] },
     });
     try {
-      const r = await (await h.start({ requireApproval: ['shell'], approvalTimeoutMs: 1_500 })).result();
+      const handle = await h.start({ requireApproval: ['shell'], approvalTimeoutMs: 1_500 });
+      const r = await handle.result();
       assert.equal(r.answer, 'gave up');
       assert.match(String(requestMessages(h.model, 1).at(-1)!.content), /^Denied by timeout: no decision within 2 s\. The call did not run\.$/);
       assert.equal(existsSync(path.join(h.workspace, 'ran')), false);
+      const audit = (await dagent(['audit', handle.workflowId, '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const call = audit.find((x: { type: string }) => x.type === 'tool_call');
+      assert.deepEqual([call.status, call.approval.approve, call.approval.by], ['denied', false, 'timeout']);
     } finally {
       await h.close();
     }
