@@ -29,7 +29,8 @@ export async function benchLocks(ks = [1, 2, 4, 8]): Promise<string> {
     // A handoff: one agent's write ends, another agent's write on the same key starts.
     const handoffs = s.slice(1).flatMap((w, i) => (w.jobId !== s[i]!.jobId ? [w.start - s[i]!.end] : []));
     const span = s[s.length - 1]!.end - s[0]!.start;
-    rows.push([k, s.length, handoffs.length, `${median(handoffs)} ms`, `${quantile(handoffs, 0.95)} ms`, ((s.length / span) * 1000).toFixed(1)]);
+    const msOrDash = (x: number) => (Number.isNaN(x) ? '—' : `${x} ms`);
+    rows.push([k, s.length, handoffs.length, msOrDash(median(handoffs)), msOrDash(quantile(handoffs, 0.95)), ((s.length / span) * 1000).toFixed(1)]);
   }
   return `Locks: K agents × ${APPENDS} appends to one file (instant writes), every append under the cross-agent lock.\n` +
     table(['K', 'writes', 'handoffs', 'handoff median', 'handoff p95', 'grants/s'], rows);
