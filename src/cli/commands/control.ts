@@ -76,7 +76,11 @@ export async function pendingCommand(argv: string[]): Promise<number> {
   return withTemporal(async (t) => {
     const rows: Array<PendingApproval & { jobId: string }> = [];
     for await (const w of t.client.workflow.list({ query: `WorkflowType = 'agentTurn' AND ExecutionStatus = 'Running' AND ${SA_STATUS.name} = 'awaiting_approval'` })) {
-      for (const p of await pendingOf(t.client.workflow.getHandle(w.workflowId))) rows.push({ jobId: w.workflowId, ...p });
+      try {
+        for (const p of await pendingOf(t.client.workflow.getHandle(w.workflowId))) rows.push({ jobId: w.workflowId, ...p });
+      } catch (err) {
+        note(`Cannot ask job ${w.workflowId} what it waits for (is a worker running?): ${(err as Error).message}`);
+      }
     }
     if (values.json) printJson(rows);
     else if (!rows.length) note('No call waits for approval.');

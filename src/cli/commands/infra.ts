@@ -32,6 +32,8 @@ export async function serverCommand(): Promise<number> {
   const cliPath = await locateTemporalCli(note);
   note(`Temporal dev server on 127.0.0.1:${port}, Web UI http://localhost:${uiPort}, data ${files.db}. Ctrl-C stops it.`);
   const child = spawnDevServer({ cliPath, port, uiPort, dbFile: files.db });
+  // Stopping this command stops the server, whoever sends the signal.
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 0)));
 }
 
