@@ -2,6 +2,7 @@ import { CancelledFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
 import { redactValue, type Redactor } from '../src/audit/redact.js';
+import { fromHistory, type ContentStore } from '../src/content/store.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ModelRequest, ModelStep } from '../src/workflow-safe/types.js';
@@ -12,14 +13,16 @@ import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js
  * tool calls so the workflow sees only plain data. Every attempt is one Temporal attempt (the
  * SDK's own retries are off); failures are classified for Temporal's retry policy.
  */
-export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact: Redactor) {
+export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact: Redactor, store: ContentStore) {
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
 
   return async function callModel(req: ModelRequest): Promise<ModelStep> {
     const started = Date.now();
     const format = req.toolFormat ?? 'native';
     const tools = format === 'native' ? registry.openAITools(req.tools) : [];
-    const messages = format === 'native' ? req.messages : toTextMessages(req.messages, protocolFor(format), registry, req.tools);
+    // History holds references for long tool outputs; the model gets the text.
+    const full = await Promise.all(req.messages.map(async (m) => (m.role === 'tool' ? { ...m, content: await fromHistory(store, m.content) } : m)));
+    const messages = format === 'native' ? full : toTextMessages(full, protocolFor(format), registry, req.tools);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     // Heartbeat while waiting, so a dead worker's call is retried within the heartbeat timeout.
     const ctx = Context.current();

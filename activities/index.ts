@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { ModelConfig } from '../src/config.js';
 import type { Redactor } from '../src/audit/redact.js';
+import type { ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { makeCallModel } from './call-model.js';
 import { makeRequestLock } from './request-lock.js';
@@ -13,13 +14,15 @@ export interface ActivityDeps {
   client: Client;
   /** Applied to everything the activities return, before it reaches history. */
   redact: Redactor;
+  /** Where long tool outputs go instead of history. */
+  store: ContentStore;
 }
 
 /** All activities, built from their dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: makeCallModel(deps.model, deps.registry, deps.redact),
-    runTool: makeRunTool(deps.registry, deps.redact),
+    callModel: makeCallModel(deps.model, deps.registry, deps.redact, deps.store),
+    runTool: makeRunTool(deps.registry, deps.redact, deps.store),
     requestLock: makeRequestLock(deps.client),
   };
 }

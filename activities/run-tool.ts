@@ -1,6 +1,8 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Redactor } from '../src/audit/redact.js';
+import { toHistory, type ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
+import { preview } from '../src/workflow-safe/preview.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
 
 const HEARTBEAT_EVERY_MS = 1_000; // the SDK throttles sending to 80 % of the heartbeat timeout
@@ -9,7 +11,7 @@ const HEARTBEAT_EVERY_MS = 1_000; // the SDK throttles sending to 80 % of the he
  * The tool activity: runs one validated call. It heartbeats on its own while the handler works,
  * so a dead worker is noticed within the heartbeat timeout, and passes cancellation through.
  */
-export function makeRunTool(registry: ToolRegistry, redact: Redactor) {
+export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: ContentStore) {
   return async function runTool(req: ToolRequest): Promise<ToolResult> {
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
@@ -23,7 +25,8 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor) {
         signal: ctx.cancellationSignal,
         heartbeat: (d) => ctx.heartbeat(d),
       });
-      return { ...result, output: redact(result.output) };
+      const output = redact(result.output);
+      return { ...result, output: await toHistory(store, output), preview: preview(output) };
     } catch (err) {
       // Report a cancelled tool as cancelled (not failed), so the history says what happened.
       if (ctx.cancellationSignal.aborted) throw new CancelledFailure(`tool '${req.call.name}' stopped: the job was cancelled`);

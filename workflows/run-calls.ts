@@ -86,7 +86,7 @@ export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<
     results.set(call.id, result);
     events.push({
       kind: 'tool_end', at: now(), step, callId: call.id, name: call.name,
-      ms: result.endedAt - result.startedAt, isError: result.isError, preview: preview(result.output),
+      ms: result.endedAt - result.startedAt, isError: result.isError, preview: result.preview ?? preview(result.output),
     });
   });
   return results;

@@ -1,6 +1,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { LockGrant } from '../workflow-safe/lock-types.js';
+import { fromHistory, isReference, type ContentStore } from '../content/store.js';
 import { preview } from '../workflow-safe/preview.js';
 import type { ApprovalDecision, ModelRequest, ModelStep, PlannedCall, ToolRequest, ToolResult, TurnResult } from '../workflow-safe/types.js';
 import { AUDIT_SCHEMA_VERSION, type AuditRecord, type JobEndRecord, type ModelCallRecord, type ToolCallRecord } from './schema.js';
@@ -167,4 +168,14 @@ function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRu
     attempts: run ? run.attempt : 0, lastFailure: run?.lastFailure ?? null, error: run?.error ?? null,
     result: result ? { output: result.output, isError: result.isError, bytes: Buffer.byteLength(result.output), preview: preview(result.output, 100) } : null,
   };
+}
+
+/** Replaces content-store references in tool results with the stored text, where the store has it. */
+export async function resolveContent(records: AuditRecord[], store: ContentStore): Promise<AuditRecord[]> {
+  return Promise.all(records.map(async (r) => {
+    if (r.type !== 'tool_call' || !r.result || !isReference(r.result.output)) return r;
+    const output = await fromHistory(store, r.result.output).catch(() => null);
+    if (output === null) return r;
+    return { ...r, result: { ...r.result, output, bytes: Buffer.byteLength(output), preview: preview(output, 100) } };
+  }));
 }

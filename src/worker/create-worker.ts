@@ -6,6 +6,7 @@ import { builtinTools } from '../tools/builtins/index.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { makeRedactor } from '../audit/redact.js';
+import { ContentStore } from '../content/store.js';
 import { ensureSearchAttributes } from '../temporal/search-attributes.js';
 import { cachedWorkflowBundle } from './bundle-cache.js';
 import { installRuntime } from './runtime.js';
@@ -38,7 +39,7 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<{ worker
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: { codePath: bundlePath },
-    activities: createActivities({ model: o.model, registry, client, redact: makeRedactor() }),
+    activities: createActivities({ model: o.model, registry, client, redact: makeRedactor(), store: new ContentStore() }),
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
   });
   return {

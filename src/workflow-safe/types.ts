@@ -83,7 +83,10 @@ export interface ToolRequest {
 
 export interface ToolResult {
   callId: string;
+  /** The output, or a reference to it in the content store when long. */
   output: string;
+  /** The output's first line or so, for progress displays. */
+  preview?: string;
   isError: boolean;
   startedAt: number;
   endedAt: number;

@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { historyToRecords } from '../../audit/decode.js';
+import { historyToRecords, resolveContent } from '../../audit/decode.js';
+import { ContentStore } from '../../content/store.js';
 import { recordsToScenario } from '../../audit/scenario-export.js';
 import { formatTimeline } from '../../audit/timeline.js';
 import { cachedWorkflowBundle } from '../../worker/bundle-cache.js';
@@ -19,7 +20,7 @@ export async function auditCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   const jobId = positionals[0];
   if (!jobId || positionals.length > 1) throw new UsageError('usage: dagent audit JOB_ID [--json]');
-  const records = historyToRecords(jobId, await fetchJobHistory(jobId));
+  const records = await resolveContent(historyToRecords(jobId, await fetchJobHistory(jobId)), new ContentStore());
   if (values.json) for (const r of records) out(JSON.stringify(r));
   else out(formatTimeline(records));
   return 0;
