@@ -46,7 +46,7 @@ export async function locateTemporalCli(log: (line: string) => void = (l) => pro
     throw new Error(
       'The Temporal CLI (which contains the dev server) was not found, and Go is not installed to build it.\n' +
         'Do one of these:\n' +
-        '  - install Go 1.23 or newer (https://go.dev/dl/ or `apt-get install golang`), then run this again;\n' +
+        '  - install Go 1.23 or newer (https://go.dev/dl/; older distribution packages are too old), then run this again;\n' +
         '  - install the Temporal CLI and put `temporal` on your PATH;\n' +
         '  - set TEMPORAL_CLI_PATH to an existing `temporal` binary;\n' +
         '  - or set TEMPORAL_ADDRESS to use a Temporal server you already run.',
