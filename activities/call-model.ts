@@ -2,7 +2,7 @@ import { CancelledFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
 import { redactValue, type Redactor } from '../src/audit/redact.js';
-import { fromHistory, type ContentStore } from '../src/content/store.js';
+import { expandMessages, shrinkStep, type ContentStore } from '../src/content/store.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ModelRequest, ModelStep } from '../src/workflow-safe/types.js';
@@ -20,8 +20,8 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const started = Date.now();
     const format = req.toolFormat ?? 'native';
     const tools = format === 'native' ? registry.openAITools(req.tools) : [];
-    // History holds references for long tool outputs; the model gets the text.
-    const full = await Promise.all(req.messages.map(async (m) => (m.role === 'tool' ? { ...m, content: await fromHistory(store, m.content) } : m)));
+    // History holds references for long content; the model gets the text.
+    const full = await expandMessages(store, req.messages);
     const messages = format === 'native' ? full : toTextMessages(full, protocolFor(format), registry, req.tools);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     // Heartbeat while waiting, so a dead worker's call is retried within the heartbeat timeout.
@@ -46,7 +46,7 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const clean = redactValue(msg, redact);
     const parsed = format === 'native' ? await nativeReplyToStep(clean, req, registry) : await textReplyToStep(clean.content ?? '', format, req, registry);
     const usage = completion.usage;
-    return {
+    return shrinkStep(store, {
       ...parsed,
       finishReason: choice.finish_reason ?? 'unknown',
       model: completion.model ?? req.model ?? model.model,
@@ -56,7 +56,7 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
         totalTokens: usage?.total_tokens ?? 0,
       },
       latencyMs: Date.now() - started,
-    };
+    });
   };
 }
 

@@ -1,6 +1,6 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Redactor } from '../src/audit/redact.js';
-import { toHistory, type ContentStore } from '../src/content/store.js';
+import { fromHistory, toHistory, type ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
@@ -16,7 +16,8 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
     try {
-      const result = await registry.execute(req.call, {
+      const call = req.call.argsRef ? { ...req.call, args: JSON.parse(await fromHistory(store, req.call.argsRef)) as unknown } : req.call;
+      const result = await registry.execute(call, {
         workspace: req.workspace,
         jobId: req.jobId,
         callId: req.call.id,

@@ -48,7 +48,7 @@ export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<
     events.push({ kind: 'tool_start', at: now(), step, callId: call.id, name: call.name, args: preview(call.rawArguments) });
     const started = now();
     try {
-      return await toolActivity(call)({ jobId, workspace: input.workspace, call: { id: call.id, name: call.name, args: call.args }, fencingTokens });
+      return await toolActivity(call)({ jobId, workspace: input.workspace, call: { id: call.id, name: call.name, args: call.args, ...(call.argsRef ? { argsRef: call.argsRef } : {}) }, fencingTokens });
     } catch (err) {
       if (isCancellation(err)) throw err;
       const output = call.idempotent

@@ -170,12 +170,21 @@ function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRu
   };
 }
 
-/** Replaces content-store references in tool results with the stored text, where the store has it. */
+/** Replaces content-store references (long outputs, arguments, replies) with the stored text, where the store has it. */
 export async function resolveContent(records: AuditRecord[], store: ContentStore): Promise<AuditRecord[]> {
-  return Promise.all(records.map(async (r) => {
-    if (r.type !== 'tool_call' || !r.result || !isReference(r.result.output)) return r;
-    const output = await fromHistory(store, r.result.output).catch(() => null);
-    if (output === null) return r;
-    return { ...r, result: { ...r.result, output, bytes: Buffer.byteLength(output), preview: preview(output, 100) } };
+  const expand = async (v: string | null) => (v !== null && isReference(v) ? fromHistory(store, v).catch(() => v) : v);
+  return Promise.all(records.map(async (r): Promise<AuditRecord> => {
+    if (r.type === 'model_call') return { ...r, content: await expand(r.content) };
+    if (r.type !== 'tool_call') return r;
+    const rawArguments = (await expand(r.rawArguments))!;
+    let args = r.arguments;
+    if (args === null && !r.rejected && rawArguments !== r.rawArguments) {
+      try { args = JSON.parse(rawArguments); } catch { /* keep null */ }
+    }
+    const output = r.result ? (await expand(r.result.output))! : null;
+    return {
+      ...r, rawArguments, arguments: args, rawText: await expand(r.rawText),
+      result: r.result && output !== null ? { ...r.result, output, bytes: Buffer.byteLength(output), preview: preview(output, 100) } : r.result,
+    };
   }));
 }

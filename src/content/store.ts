@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dataDir } from '../config.js';
+import type { ChatMessage, ModelStep } from '../workflow-safe/types.js';
 
 /**
  * A content-addressed store for large tool outputs, so history holds a short reference instead
@@ -51,4 +52,37 @@ export const isReference = (text: string) => MARKER.test(text);
 export async function fromHistory(store: ContentStore, value: string): Promise<string> {
   const m = MARKER.exec(value);
   return m ? store.get(m[1]!) : value;
+}
+
+/**
+ * Moves the long parts of a model step out of history: the assistant's text, each call's
+ * argument text (the validated arguments then travel as a reference), and the raw text of
+ * text-protocol calls. The final answer stays inline: it is the turn's result.
+ */
+export async function shrinkStep(store: ContentStore, step: ModelStep): Promise<ModelStep> {
+  const msg = step.assistantMessage;
+  const calls = await Promise.all(step.calls.map(async (c) => {
+    const raw = await toHistory(store, c.rawArguments);
+    const rawText = c.rawText === undefined ? undefined : await toHistory(store, c.rawText);
+    const moved = raw !== c.rawArguments;
+    const { args, ...rest } = c;
+    return { ...rest, rawArguments: raw, ...(rawText !== undefined ? { rawText } : {}), ...(moved ? (args === undefined ? {} : { argsRef: raw }) : { args }) };
+  }));
+  const toolCalls = msg.tool_calls && (await Promise.all(msg.tool_calls.map(async (tc) => ({ ...tc, function: { ...tc.function, arguments: await toHistory(store, tc.function.arguments) } }))));
+  return {
+    ...step,
+    calls,
+    assistantMessage: { ...msg, content: msg.content === null ? null : await toHistory(store, msg.content), ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+  };
+}
+
+/** The conversation with every reference replaced by its text, as the model must see it. */
+export async function expandMessages(store: ContentStore, messages: ChatMessage[]): Promise<ChatMessage[]> {
+  return Promise.all(messages.map(async (m): Promise<ChatMessage> => {
+    if (m.role === 'assistant') {
+      const toolCalls = m.tool_calls && (await Promise.all(m.tool_calls.map(async (tc) => ({ ...tc, function: { ...tc.function, arguments: await fromHistory(store, tc.function.arguments) } }))));
+      return { ...m, content: m.content === null ? null : await fromHistory(store, m.content), ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+    }
+    return { ...m, content: await fromHistory(store, m.content) } as ChatMessage;
+  }));
 }

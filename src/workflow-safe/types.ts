@@ -25,8 +25,10 @@ export type ChatMessage =
 export interface PlannedCall {
   id: string;
   name: string;
-  /** Validated arguments (the schema's output). Absent when the call was rejected. */
+  /** Validated arguments (the schema's output). Absent when the call was rejected, or moved to the content store. */
   args?: unknown;
+  /** When the arguments are long: a content-store reference to their JSON text instead of `args`. */
+  argsRef?: string;
   /** The argument text exactly as the model sent it. */
   rawArguments: string;
   effect: Effect;
@@ -76,7 +78,7 @@ export interface ModelRequest {
 export interface ToolRequest {
   jobId: string;
   workspace: string;
-  call: Pick<PlannedCall, 'id' | 'name' | 'args'>;
+  call: Pick<PlannedCall, 'id' | 'name' | 'args' | 'argsRef'>;
   /** Fencing token per resource key this call holds a lock on. */
   fencingTokens?: Record<string, number>;
 }

@@ -9,6 +9,42 @@ import { startHarness } from '../helpers/harness.js';
 
 const BIG = (n: number) => `${String(n).repeat(15_000)}END`;
 
+describe('long tool arguments and replies', () => {
+  it('stay out of history too; the tool gets the whole arguments, the model sees its own reply whole', async () => {
+    const content = `${'line of a big file\n'.repeat(1500)}THE END`;
+    const reply = `Here is my plan. ${'I will be thorough. '.repeat(400)}`;
+    const h = await startHarness({
+      scenario: { name: 'big-args', steps: [
+        { reply: { content: reply, toolCalls: [{ name: 'write_file', arguments: { path: 'big.txt', content } }] } },
+        { reply: { content: 'written' } },
+      ] },
+    });
+    try {
+      const handle = await h.start();
+      assert.equal((await handle.result()).answer, 'written');
+      assert.equal((await import('node:fs')).readFileSync((await import('node:path')).join(h.workspace, 'big.txt'), 'utf8'), content);
+      const sent = h.model.requests.at(-1)!.body.messages.find((m) => m.role === 'assistant')!;
+      assert.equal(sent.content, reply);
+      assert.equal(sent.tool_calls![0]!.function.arguments, JSON.stringify({ path: 'big.txt', content }));
+
+      const json = historyToJSON(await handle.fetchHistory());
+      const decoded: string[] = [];
+      JSON.parse(json, (k, v) => (k === 'data' && typeof v === 'string' && decoded.push(Buffer.from(v, 'base64').toString('utf8')), v));
+      const text = decoded.join('\n');
+      const count = (re: RegExp) => (text.match(re) ?? []).length;
+      assert.ok(count(/line of a big file/g) < 5, `the long argument is in history (${count(/line of a big file/g)} times)`);
+      assert.ok(count(/I will be thorough/g) < 5, `the long reply is in history (${count(/I will be thorough/g)} times)`);
+
+      const audit = (await dagent(['audit', handle.workflowId, '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const write = audit.find((r: { type: string }) => r.type === 'tool_call');
+      assert.deepEqual(write.arguments, { path: 'big.txt', content });
+      assert.equal(audit.find((r: { type: string }) => r.type === 'model_call').content, reply);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('long tool outputs', () => {
   it('stay out of history (a reference instead), reach the model whole, and show in the audit', async () => {
     const big = defineTool({ name: 'big', description: 'A long output.', input: z.object({ n: z.number() }), effect: 'read', execute: ({ n }) => BIG(n) });

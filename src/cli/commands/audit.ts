@@ -37,7 +37,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
     note(`Wrote the history of ${jobId} (${history.events?.length ?? 0} events) to ${values.history}.`);
   }
   if (values.scenario) {
-    const scenario = recordsToScenario(historyToRecords(jobId, history), jobId);
+    const scenario = recordsToScenario(await resolveContent(historyToRecords(jobId, history), new ContentStore()), jobId);
     await writeFile(values.scenario, `${JSON.stringify(scenario, null, 2)}\n`);
     note(`Wrote a ${scenario.steps.length}-step scenario to ${values.scenario}; play it with DAGENT_SCENARIO=${values.scenario} dagent run "${scenario.task ?? '…'}" (no model configured).`);
   }
