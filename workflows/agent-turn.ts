@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../src/workflow-safe/prompt.js';
 import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../src/workflow-safe/search-attributes.js';
@@ -21,16 +21,18 @@ const { callModel } = proxyActivities<Activities>({
 /** One agent turn: model → tool calls → results → model, until a final answer or a stop condition. */
 export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   const jobId = workflowInfo().workflowId;
-  const startedAt = Date.now();
+  const resume = input.resume;
+  const startedAt = resume?.startedAt ?? Date.now();
   const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS;
   const events: ProgressEvent[] = [];
   const now = () => Date.now();
-  setHandler(progressQuery, (since) => events.slice(since));
+  const eventsBefore = resume?.events ?? 0; // shown by earlier runs of this turn
+  setHandler(progressQuery, (since) => ({ events: events.slice(Math.max(0, since - eventsBefore)), next: eventsBefore + events.length }));
   const locks = new TurnLocks(jobId, input.lockOptions);
   const approvals = new Approvals();
-  const watch = new ProgressWatch(input.noProgressRepeats ?? 3);
-  const toolsUsed = new Set<string>();
-  const written = new Set<string>();
+  const watch = new ProgressWatch(input.noProgressRepeats ?? 3, resume?.streaks);
+  const toolsUsed = new Set<string>(resume?.toolsUsed);
+  const written = new Set<string>(resume?.written);
   const setStatus = (status: string) => upsertSearchAttributes([{ key: SA_STATUS, value: status }]);
   const addTo = (set: Set<string>, key: typeof SA_TOOLS | typeof SA_WROTE, values: string[]) => {
     const before = set.size;
@@ -38,15 +40,18 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
     if (set.size !== before) upsertSearchAttributes([{ key, value: [...set].sort() }]);
   };
   setStatus('running');
+  if (toolsUsed.size) upsertSearchAttributes([{ key: SA_TOOLS, value: [...toolsUsed].sort() }]);
+  if (written.size) upsertSearchAttributes([{ key: SA_WROTE, value: [...written].sort() }]);
 
-  const messages: ChatMessage[] = [
+  const messages: ChatMessage[] = resume?.messages ?? [
     { role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
     ...(input.history ?? []),
     { role: 'user', content: input.task },
   ];
-  const firstNew = messages.length - 1;
-  let usage = zeroUsage();
-  let step = 0;
+  const firstNew = resume?.firstNew ?? messages.length - 1;
+  let usage = resume?.usage ?? zeroUsage();
+  let step = resume?.step ?? 0;
+  let stepsThisRun = 0;
 
   const ask = async (req: Omit<ModelRequest, 'workspace' | 'step'>) => {
     try {
@@ -92,7 +97,21 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
     while (step < maxSteps) {
       const budget = budgetStop(input, usage, startedAt, now());
       if (budget) return await stopEarly(budget);
+      const longRun = workflowInfo().continueAsNewSuggested || (input.continueAsNewAfterSteps !== undefined && stepsThisRun >= input.continueAsNewAfterSteps);
+      if (stepsThisRun > 0 && longRun) {
+        // A long job: start a fresh history, carrying the conversation (references keep it small).
+        await condition(allHandlersFinished);
+        const { history: _inMessages, resume: _previous, ...same } = input;
+        await continueAsNew<typeof agentTurn>({
+          ...same,
+          resume: {
+            messages, firstNew, step, usage, startedAt, toolsUsed: [...toolsUsed], written: [...written],
+            streaks: watch.snapshot(), runs: (resume?.runs ?? 1) + 1, events: eventsBefore + events.length,
+          },
+        });
+      }
       step++;
+      stepsThisRun++;
       events.push({ kind: 'model_start', at: now(), step });
       const reply = await ask({ messages, ...(input.tools ? { tools: input.tools } : {}) });
       messages.push(reply.assistantMessage);

@@ -3,8 +3,11 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from '../src/workflow-safe/lock-types.js';
 import type { ApprovalDecision, PendingApproval, ProgressEvent, SessionReply, SessionState } from '../src/workflow-safe/types.js';
 
-/** Progress events of a turn from index `since` on. */
-export const progressQuery = defineQuery<ProgressEvent[], [number]>('progress');
+/**
+ * Progress events of a turn from index `since` on, counted across continue-as-new; `next` is
+ * the index to ask from next time.
+ */
+export const progressQuery = defineQuery<{ events: ProgressEvent[]; next: number }, [number]>('progress');
 
 /** To a lock: queue me. */
 export const acquireSignal = defineSignal<[AcquireRequest]>('acquire');

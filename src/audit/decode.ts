@@ -170,6 +170,16 @@ function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRu
   };
 }
 
+/**
+ * Records of a job that continued-as-new: its runs' histories, oldest first, as one job — the
+ * first run's start, every call, the last run's end.
+ */
+export function historiesToRecords(jobId: string, histories: History[]): AuditRecord[] {
+  const all = histories.map((h) => historyToRecords(jobId, h));
+  return all.flatMap((records, i) => records.filter((r) =>
+    !(r.type === 'job_start' && i > 0) && !(r.type === 'job_end' && i < all.length - 1)));
+}
+
 /** Replaces content-store references (long outputs, arguments, replies) with the stored text, where the store has it. */
 export async function resolveContent(records: AuditRecord[], store: ContentStore): Promise<AuditRecord[]> {
   const expand = async (v: string | null) => (v !== null && isReference(v) ? fromHistory(store, v).catch(() => v) : v);

@@ -30,8 +30,8 @@ export async function followProgress(handle: WorkflowHandle, until: Promise<unkn
   void until.finally(() => { finished = true; }).catch(() => {});
   const poll = async () => {
     try {
-      const events = await handle.query(progressQuery, seen);
-      seen += events.length;
+      const { events, next } = await handle.query(progressQuery, seen);
+      seen = next;
       for (const e of events) print(formatEvent(e));
     } catch {
       // the job may not have a worker yet, or may have closed; keep waiting for `until`

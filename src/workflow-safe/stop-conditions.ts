@@ -24,8 +24,15 @@ export function budgetStop(input: TurnInput, usage: Usage, startedAt: number, no
  * stop when one reaches `repeats`.
  */
 export class ProgressWatch {
-  #streaks = new Map<string, number>();
-  constructor(private readonly repeats: number) {}
+  #streaks: Map<string, number>;
+  constructor(private readonly repeats: number, carried: Array<[string, number]> = []) {
+    this.#streaks = new Map(carried);
+  }
+
+  /** The streaks to carry into a continued run. */
+  snapshot(): Array<[string, number]> {
+    return [...this.#streaks];
+  }
 
   step(calls: Pick<PlannedCall, 'name' | 'rawArguments'>[]): Stop | null {
     const next = new Map<string, number>();

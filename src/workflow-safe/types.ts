@@ -119,11 +119,30 @@ export interface TurnInput {
   history?: ChatMessage[];
   /** Return the messages this turn added (for a session to keep). */
   returnMessages?: boolean;
+  /** Continue-as-new after this many steps in one run (Temporal's own suggestion applies too). */
+  continueAsNewAfterSteps?: number;
+  /** Where a continued turn picks up (set by the turn itself when it continues-as-new). */
+  resume?: TurnResume;
   /** Run every write strictly one at a time within the turn. Default false. */
   serialWrites?: boolean;
   /** Take cross-agent locks for writes. Default true; false only for tests that show why. */
   locks?: boolean;
   lockOptions?: LockOptions;
+}
+
+export interface TurnResume {
+  messages: ChatMessage[];
+  /** Index in `messages` of this turn's task (what came before is a session's history). */
+  firstNew: number;
+  step: number;
+  usage: Usage;
+  startedAt: number;
+  toolsUsed: string[];
+  written: string[];
+  streaks: Array<[string, number]>;
+  runs: number;
+  /** Progress events shown by earlier runs (the query counts on from there). */
+  events: number;
 }
 
 export type TurnStatus = 'completed' | 'max_steps' | 'token_budget' | 'time_budget' | 'no_progress';

@@ -18,7 +18,7 @@ describe('job control', () => {
     });
     try {
       const handle = await h.start();
-      await until('the tool to start', async () => (await handle.query(progressQuery, 0)).some((e) => e.kind === 'tool_start'));
+      await until('the tool to start', async () => (await handle.query(progressQuery, 0)).events.some((e) => e.kind === 'tool_start'));
       const lock = h.client.workflow.getHandle(lockWorkflowId(await fileResource(h.workspace, 'busy.txt')));
       assert.equal((await lock.query(lockStateQuery)).holder?.workflowId, handle.workflowId);
 

@@ -125,7 +125,7 @@ describe('cross-agent write locks', () => {
       assert.ok(at(`granted:${next.workflowId}`) > at('skipped:no-such-workflow'), kinds.join(' '));
       assert.equal(kinds.filter((k) => k === 'queued:no-such-workflow').length, 1);
 
-      const granted = (await next.query(progressQuery, 0)).find((e) => e.kind === 'lock_granted');
+      const granted = (await next.query(progressQuery, 0)).events.find((e) => e.kind === 'lock_granted');
       assert.ok(granted && granted.kind === 'lock_granted');
       assert.equal(granted.previousHolder, holder.workflowId);
       assert.ok(granted.waitedMs > 0);

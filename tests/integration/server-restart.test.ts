@@ -33,7 +33,7 @@ describe('the Temporal server restarted mid-job', () => {
       const jobId = uniqueId('survivor');
       const handle = await new Client({ connection: conn }).workflow.start<typeof agentTurn>('agentTurn', { taskQueue, workflowId: jobId, args: [{ task: 'survive', workspace: dir }] });
       for (let i = 0; i < 100; i++) {
-        const ev = await handle.query(progressQuery, 0).catch(() => []);
+        const ev = await handle.query(progressQuery, 0).then((p) => p.events, () => []);
         if (ev.some((e) => e.kind === 'model_start' && e.step === 2)) break;
         await new Promise((r) => setTimeout(r, 100));
       }

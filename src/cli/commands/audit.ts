@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { historyToRecords, resolveContent } from '../../audit/decode.js';
+import { historiesToRecords, resolveContent } from '../../audit/decode.js';
 import { ContentStore } from '../../content/store.js';
 import { recordsToScenario } from '../../audit/scenario-export.js';
 import { formatTimeline } from '../../audit/timeline.js';
@@ -12,15 +12,25 @@ import { note, out } from '../output.js';
 import { withTemporal } from '../with-temporal.js';
 import { UsageError } from '../usage-error.js';
 
-/** A job's history, read from the server (no worker needed). */
+/** A job's history, read from the server (no worker needed): its latest run. */
 const fetchJobHistory = (jobId: string) => withTemporal((t) => t.client.workflow.getHandle(jobId).fetchHistory());
+
+/** Every run of a job that continued-as-new, oldest first (each run names the one before it). */
+const fetchJobRuns = (jobId: string) => withTemporal(async (t) => {
+  const runs = [await t.client.workflow.getHandle(jobId).fetchHistory()];
+  for (;;) {
+    const before = runs[0]!.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
+    if (!before) return runs;
+    runs.unshift(await t.client.workflow.getHandle(jobId, before).fetchHistory());
+  }
+});
 
 /** `dagent audit JOB_ID [--json]`: what the job did, from its Temporal history. */
 export async function auditCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   const jobId = positionals[0];
   if (!jobId || positionals.length > 1) throw new UsageError('usage: dagent audit JOB_ID [--json]');
-  const records = await resolveContent(historyToRecords(jobId, await fetchJobHistory(jobId)), new ContentStore());
+  const records = await resolveContent(historiesToRecords(jobId, await fetchJobRuns(jobId)), new ContentStore());
   if (values.json) for (const r of records) out(JSON.stringify(r));
   else out(formatTimeline(records));
   return 0;
@@ -31,13 +41,14 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { scenario: { type: 'string' }, history: { type: 'string' } } });
   const jobId = positionals[0];
   if (!jobId || (!values.scenario && !values.history)) throw new UsageError('usage: dagent export JOB_ID [--scenario FILE] [--history FILE]');
-  const history = await fetchJobHistory(jobId);
+  const runs = await fetchJobRuns(jobId);
+  const history = runs.at(-1)!;
   if (values.history) {
     await writeFile(values.history, historyToJSON(history));
     note(`Wrote the history of ${jobId} (${history.events?.length ?? 0} events) to ${values.history}.`);
   }
   if (values.scenario) {
-    const scenario = recordsToScenario(await resolveContent(historyToRecords(jobId, history), new ContentStore()), jobId);
+    const scenario = recordsToScenario(await resolveContent(historiesToRecords(jobId, runs), new ContentStore()), jobId);
     await writeFile(values.scenario, `${JSON.stringify(scenario, null, 2)}\n`);
     note(`Wrote a ${scenario.steps.length}-step scenario to ${values.scenario}; play it with DAGENT_SCENARIO=${values.scenario} dagent run "${scenario.task ?? '…'}" (no model configured).`);
   }
