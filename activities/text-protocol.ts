@@ -1,4 +1,5 @@
 import { PROTOCOLS, type Protocol } from '../src/protocols/index.js';
+import { exampleArgs } from '../src/protocols/instructions.js';
 import { stripThinking } from '../src/protocols/text/think.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ChatMessage, ModelRequest, ModelStep, PlannedCall, ToolFormat } from '../src/workflow-safe/types.js';
@@ -48,7 +49,7 @@ export async function textReplyToStep(
       id: `${format}_${req.step}_${i + 1}`, name: c.name, rawArguments: JSON.stringify(c.args), workspace: req.workspace, only: req.tools, format, rawText: c.raw,
     })),
   );
-  const example = specs[0] ? `\n\nThe expected form, for example:\n${protocol.render({ name: specs[0].name, args: Object.fromEntries(specs[0].fields.filter((f) => f.required).map((f) => [f.name, f.type === 'string' ? `<${f.name}>` : 1])) }, specs)}` : '';
+  const example = specs[0] ? `\n\nThe expected form, for example:\n${protocol.render({ name: specs[0].name, args: exampleArgs(specs[0]) }, specs)}` : '';
   parsed.problems.forEach((problem, k) => {
     calls.push({
       id: `${format}_${req.step}_unreadable_${k + 1}`, name: '(unreadable call)', rawArguments: '', effect: 'read', resources: [], idempotent: true, timeoutMs: 0,

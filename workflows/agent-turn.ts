@@ -106,7 +106,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
           ...same,
           resume: {
             messages, firstNew, step, usage, startedAt, toolsUsed: [...toolsUsed], written: [...written],
-            streaks: watch.snapshot(), runs: (resume?.runs ?? 1) + 1, events: eventsBefore + events.length,
+            streaks: watch.snapshot(), events: eventsBefore + events.length,
           },
         });
       }

@@ -9,9 +9,6 @@ const NON_RETRYABLE: Record<number, { type: string; hint: string }> = {
   422: { type: 'ModelUnprocessable', hint: 'the provider could not process the request' },
 };
 
-/** Error types the model activity throws that must not be retried. */
-export const nonRetryableModelErrors = Object.values(NON_RETRYABLE).map((e) => e.type);
-
 function retryAfterMs(headers: Headers | undefined): number | undefined {
   const ms = headers?.get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Number(ms);

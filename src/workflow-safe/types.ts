@@ -140,7 +140,6 @@ export interface TurnResume {
   toolsUsed: string[];
   written: string[];
   streaks: Array<[string, number]>;
-  runs: number;
   /** Progress events shown by earlier runs (the query counts on from there). */
   events: number;
 }

@@ -69,7 +69,12 @@ describe('a three-step job: parallel reads, a write, a final answer', () => {
   });
 
   it('offers the model every tool with its JSON schema', () => {
-    const tools = h.model.requests[0]!.body.tools!.map((t) => t.function.name);
-    assert.deepEqual(tools, [...builtinTools.map((t) => t.name), 'slow_read']);
+    const offered = h.model.requests[0]!.body.tools! as Array<{ type: string; function: { name: string; parameters: { type: string; properties: object } } }>;
+    assert.deepEqual(offered.map((t) => t.function.name), [...builtinTools.map((t) => t.name), 'slow_read']);
+    for (const t of offered) {
+      assert.equal(t.type, 'function');
+      assert.equal(t.function.parameters.type, 'object', `${t.function.name} has an object schema`);
+      assert.equal(typeof t.function.parameters.properties, 'object');
+    }
   });
 });

@@ -15,8 +15,8 @@ export function parseDuration(s: string, flag = '--since'): number {
   return Number(m[1]) * UNITS[m[2]!]!;
 }
 
-/** The visibility query for `dagent jobs` filters (pure, for tests). */
-export async function jobsQuery(f: { tool?: string; wrote?: string; status?: string; since?: string }, now = Date.now()): Promise<string> {
+/** The visibility query for `dagent jobs` filters. */
+async function jobsQuery(f: { tool?: string; wrote?: string; status?: string; since?: string }, now = Date.now()): Promise<string> {
   const parts = ["WorkflowType = 'agentTurn'"];
   if (f.tool) parts.push(`${SA_TOOLS.name} = ${quote(f.tool)}`);
   if (f.wrote) parts.push(`${SA_WROTE.name} = ${quote(fileKey(await realpathAllowMissing(f.wrote)))}`);
