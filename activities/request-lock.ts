@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { acquireSignal } from '../workflows/definitions.js';
+import { acquireSignal } from '../src/workflow-safe/messages.js';
 import { lockWorkflowId, type AcquireRequest, type LockOptions } from '../src/workflow-safe/lock-types.js';
 
 /**

@@ -1,6 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 
+// Every setting read from the environment, read and checked here and nowhere else: a typo is a
+// clear error naming the variable, never a NaN deep inside a job.
+
 /** Where a model lives. Lives in the worker only: never in workflow or activity inputs. */
 export interface ModelConfig {
   baseURL: string;
@@ -15,39 +18,114 @@ export interface TemporalConfig {
   address?: string;
   namespace: string;
   taskQueue: string;
+  /**
+   * Long-lived workers serve the task queue, managed outside this CLI (DAGENT_EXTERNAL_WORKERS=1):
+   * attached runs then start no worker of their own.
+   */
+  externalWorkers: boolean;
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
+/** A setting that cannot be used as given. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+function wholeNumber(env: Env, name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'.`);
+  }
+  return n;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new ConfigError(`${name} must be 1/true/yes or 0/false/no, got '${env[name]}'.`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL such as http://localhost:8000/v1, got '${raw}'.`);
+  }
+  return raw;
+}
+
+/** The configured model endpoint, or null when none is configured (the offline demo model then plays). */
 export function modelConfigFromEnv(env: Env = process.env): ModelConfig | null {
   if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) return null;
   return {
-    baseURL: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
+    baseURL: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'),
     apiKey: env.OPENAI_API_KEY || 'unused',
     model: env.DAGENT_MODEL || 'gpt-4o-mini',
-    timeoutMs: Number(env.DAGENT_MODEL_TIMEOUT_MS ?? 90_000),
+    timeoutMs: wholeNumber(env, 'DAGENT_MODEL_TIMEOUT_MS', 90_000, 100),
   };
 }
 
 export function temporalConfigFromEnv(env: Env = process.env): TemporalConfig {
   return {
     ...(env.TEMPORAL_ADDRESS ? { address: env.TEMPORAL_ADDRESS } : {}),
-    namespace: env.TEMPORAL_NAMESPACE ?? 'default',
-    taskQueue: env.DAGENT_TASK_QUEUE ?? 'dagent',
+    namespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.DAGENT_TASK_QUEUE || 'dagent',
+    externalWorkers: flag(env, 'DAGENT_EXTERNAL_WORKERS'),
+  };
+}
+
+/** What a worker started by this CLI reads besides the model and Temporal settings. */
+export function workerSettingsFromEnv(env: Env = process.env) {
+  const level = env.DAGENT_LOG_LEVEL?.toUpperCase();
+  if (level !== undefined && level !== '' && !(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError(`DAGENT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${env.DAGENT_LOG_LEVEL}'.`);
+  }
+  return {
+    /** Plugin modules whose exported tools join the built-ins (DAGENT_PLUGINS, comma-separated). */
+    plugins: (env.DAGENT_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    /** A prebuilt workflow bundle (the test runner's). */
+    workflowBundle: env.DAGENT_WORKFLOW_BUNDLE || undefined,
+    /** The scenario the offline model plays. */
+    scenarioFile: env.DAGENT_SCENARIO || undefined,
+    /** Where the offline model records each request (tests). */
+    scriptedLedger: env.DAGENT_SCRIPTED_LEDGER || undefined,
+    logLevel: (level || undefined) as LogLevelName | undefined,
   };
 }
 
 /** The data folder: SQLite file of the embedded server, pid and log files. */
 export function dataDir(env: Env = process.env): string {
-  return path.resolve(env.DAGENT_HOME ?? path.join(process.cwd(), '.dagent'));
+  return path.resolve(env.DAGENT_HOME || path.join(process.cwd(), '.dagent'));
 }
 
-/** Per-user cache, shared by every clone (the built Temporal CLI lives here). */
+/** The content store's folder (long texts kept outside history). */
+export function contentDir(env: Env = process.env): string {
+  return path.resolve(env.DAGENT_CONTENT_DIR || path.join(dataDir(env), 'content'));
+}
+
+/** Per-user cache, shared by every clone (the built Temporal CLI and workflow bundles live here). */
 export function cacheDir(env: Env = process.env): string {
-  return path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'durable-agent');
+  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'durable-agent');
 }
 
 export const embeddedPorts = (env: Env = process.env) => ({
-  port: Number(env.DAGENT_TEMPORAL_PORT ?? 7233),
-  uiPort: Number(env.DAGENT_UI_PORT ?? 8233),
+  port: wholeNumber(env, 'DAGENT_TEMPORAL_PORT', 7233, 1, 65535),
+  uiPort: wholeNumber(env, 'DAGENT_UI_PORT', 8233, 1, 65535),
 });
+
+/** Reads every setting once, so a bad value is refused before a command does anything. */
+export function checkEnv(env: Env = process.env): void {
+  modelConfigFromEnv(env);
+  temporalConfigFromEnv(env);
+  workerSettingsFromEnv(env);
+  embeddedPorts(env);
+}

@@ -2,7 +2,7 @@ import { allHandlersFinished, condition, continueAsNew, executeChild, setHandler
 import { turnJobId } from '../src/workflow-safe/session-ids.js';
 import type { ChatMessage, SessionInput, SessionReply } from '../src/workflow-safe/types.js';
 import { agentTurn } from './agent-turn.js';
-import { sendUpdate, sessionQuery } from './definitions.js';
+import { sendUpdate, sessionQuery } from '../src/workflow-safe/messages.js';
 
 /**
  * A conversation that outlives turns: each `send` Update runs one turn (a child agentTurn) with

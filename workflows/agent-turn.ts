@@ -6,7 +6,7 @@ import { budgetStop, ProgressWatch, SUMMARY_REQUEST, type Stop } from '../src/wo
 import type { ChatMessage, ModelRequest, ProgressEvent, TurnInput, TurnResult } from '../src/workflow-safe/types.js';
 import { addUsage, zeroUsage } from '../src/workflow-safe/usage.js';
 import { Approvals } from './approvals.js';
-import { progressQuery } from './definitions.js';
+import { progressQuery } from '../src/workflow-safe/messages.js';
 import { TurnLocks } from './locks.js';
 import { failureText, runCalls } from './run-calls.js';
 

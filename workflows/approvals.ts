@@ -1,7 +1,7 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { humanDuration } from '../src/workflow-safe/duration.js';
 import type { ApprovalDecision, PendingApproval, PlannedCall } from '../src/workflow-safe/types.js';
-import { decideUpdate, pendingApprovalsQuery } from './definitions.js';
+import { decideUpdate, pendingApprovalsQuery } from '../src/workflow-safe/messages.js';
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
 

@@ -1,7 +1,7 @@
 import { CancellationScope, condition, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { lockWorkflowId, type LockGrant, type LockOptions } from '../src/workflow-safe/lock-types.js';
-import { lockGrantedSignal, releaseSignal, renewSignal } from './definitions.js';
+import { lockGrantedSignal, releaseSignal, renewSignal } from '../src/workflow-safe/messages.js';
 
 const DEFAULT_LEASE_MS = 30_000;
 

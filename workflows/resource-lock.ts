@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Holder, LockEvent, LockState, Waiter } from '../src/workflow-safe/lock-types.js';
-import { acquireSignal, lockGrantedSignal, lockStateQuery, releaseSignal, renewSignal } from './definitions.js';
+import { acquireSignal, lockGrantedSignal, lockStateQuery, releaseSignal, renewSignal } from '../src/workflow-safe/messages.js';
 
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_IDLE_MS = 10 * 60_000;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { dataDir } from '../config.js';
+import { contentDir } from '../config.js';
 import type { ChatMessage, ModelStep } from '../workflow-safe/types.js';
 
 /**
@@ -12,7 +12,7 @@ import type { ChatMessage, ModelStep } from '../workflow-safe/types.js';
  * share that folder.
  */
 export class ContentStore {
-  constructor(readonly dir: string = process.env.DAGENT_CONTENT_DIR ?? path.join(dataDir(), 'content')) {}
+  constructor(readonly dir: string = contentDir()) {}
 
   async put(text: string): Promise<string> {
     const hash = createHash('sha256').update(text).digest('hex');

@@ -7,6 +7,7 @@ export const faultSchema = z.object({
   status: z.number().int().min(100).max(599).optional().describe('HTTP status to answer with'),
   retryAfter: z.number().min(0).optional().describe('seconds, sent as retry-after'),
   retryAfterMs: z.number().min(0).optional().describe('sent as retry-after-ms'),
+  shouldRetry: z.boolean().optional().describe("sent as OpenAI's x-should-retry header"),
   body: z.string().optional().describe('raw body to send instead of the error JSON (e.g. malformed JSON with status 200)'),
   delayMs: z.number().min(0).optional().describe('wait this long before answering (a hang past the client timeout)'),
   message: z.string().optional(),

@@ -86,6 +86,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
     const headers: Record<string, string> = {};
     if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
     if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+    if (fault.shouldRetry !== undefined) headers['x-should-retry'] = String(fault.shouldRetry);
     if (fault.body !== undefined) {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(fault.body);

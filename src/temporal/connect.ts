@@ -5,7 +5,7 @@ import proto from '@temporalio/proto';
 import { dataDir, embeddedPorts, temporalConfigFromEnv, type TemporalConfig } from '../config.js';
 import { isServerUp, spawnDevServer, waitForServer } from './dev-server.js';
 import { locateTemporalCli } from './locate-cli.js';
-import { livePid, writePid } from './pid-file.js';
+import { writePid } from './pid-file.js';
 
 export interface Temporal {
   client: Client;
@@ -70,19 +70,13 @@ export async function connectTemporal(opts: { start: boolean; log: (l: string) =
   return { client, connection, address, config, ...(uiUrl ? { uiUrl } : {}), close: () => connection.close() };
 }
 
-/** Has a worker polled the task queue within `withinMs`? */
-export async function hasRecentPoller(t: Temporal, withinMs = 90_000): Promise<boolean> {
+/** Has a worker (whose identity starts with `identity`, when given) polled the task queue within `withinMs`? */
+export async function hasRecentPoller(t: Temporal, withinMs = 90_000, identity = ''): Promise<boolean> {
   const res = await t.client.workflowService.describeTaskQueue({
     namespace: t.config.namespace,
     taskQueue: { name: t.config.taskQueue },
     taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
   });
   const cutoff = Date.now() - withinMs;
-  return (res.pollers ?? []).some((p) => p.lastAccessTime?.seconds != null && Number(p.lastAccessTime.seconds) * 1000 > cutoff);
-}
-
-/** Is a worker up for the task queue: one `dagent up` started, or any recent poller? */
-export async function workerIsPolling(t: Temporal): Promise<boolean> {
-  if (!t.config.address && livePid(embeddedFiles().workerPid)) return true;
-  return hasRecentPoller(t);
+  return (res.pollers ?? []).some((p) => (p.identity ?? '').startsWith(identity) && p.lastAccessTime?.seconds != null && Number(p.lastAccessTime.seconds) * 1000 > cutoff);
 }

@@ -112,7 +112,9 @@ export class ToolRegistry {
     }
     try {
       const resources = tool.resources ? await tool.resources(parsed.data, { workspace }) : [];
-      return { ...classified, args: parsed.data, argsHash: argsHash(name, JSON.stringify(parsed.data)), resources: [...new Set(resources)].sort() };
+      // The call carries the arguments as sent (plain JSON, as history stores them); the handler
+      // gets the schema's output of them, so transforms and coercions apply exactly once, there.
+      return { ...classified, args: json, argsHash: argsHash(name, JSON.stringify(json)), resources: [...new Set(resources)].sort() };
     } catch (err) {
       return { ...classified, rejected: `Cannot run '${name}': ${(err as Error).message}` };
     }

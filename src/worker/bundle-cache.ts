@@ -1,30 +1,32 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { dataDir } from '../config.js';
+import { cacheDir } from '../config.js';
+import { CODE_EXT, CODE_ROOT } from '../paths.js';
 import { bundleWorkflows } from './bundle.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = ['workflows', 'src/workflow-safe'];
 
 function hashSources(): string {
   const h = createHash('sha256');
-  h.update(readFileSync(path.join(ROOT, 'node_modules/@temporalio/workflow/package.json')));
+  h.update(readFileSync(createRequire(import.meta.url).resolve('@temporalio/workflow/package.json')));
   for (const dir of SOURCES) {
-    for (const f of readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).sort()) {
-      const p = path.join(ROOT, dir, f);
-      if (f.endsWith('.ts')) h.update(f).update(readFileSync(p));
+    for (const f of readdirSync(path.join(CODE_ROOT, dir), { recursive: true, encoding: 'utf8' }).sort()) {
+      if (f.endsWith(CODE_EXT)) h.update(f).update(readFileSync(path.join(CODE_ROOT, dir, f)));
     }
   }
   return h.digest('hex').slice(0, 16);
 }
 
-/** A workflow bundle for the current source, built once and reused from the data folder. */
+/** A bundle of our workflows for the current code, built once and reused from the user's cache. */
 export async function cachedWorkflowBundle(): Promise<string> {
-  const dir = path.join(dataDir(), 'bundles');
+  const dir = path.join(cacheDir(), 'bundles');
   const file = path.join(dir, `workflows-${hashSources()}.js`);
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
-  return bundleWorkflows(file);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await bundleWorkflows(tmp);
+  renameSync(tmp, file); // atomic: two workers starting at once never read half a bundle
+  return file;
 }

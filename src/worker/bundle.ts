@@ -1,13 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { fileURLToPath } from 'node:url';
+import { WORKFLOWS_PATH } from '../paths.js';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+/** Bundles workflow code (the bundler refuses Node built-ins in workflow code). */
+export async function workflowBundleCode(workflowsPath = WORKFLOWS_PATH): Promise<string> {
+  return (await bundleWorkflowCode({ workflowsPath, logger: quietLogger })).code;
+}
 
-/** Bundles the workflow code once (the bundler refuses Node built-ins in workflow code). */
+/** Bundles our workflow code into a file. */
 export async function bundleWorkflows(outFile: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
-  await writeFile(outFile, code);
+  await writeFile(outFile, await workflowBundleCode());
   return outFile;
 }
 

@@ -1,54 +1,118 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type LogLevel } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
+import { makeRedactor, type Redactor } from '../audit/redact.js';
 import type { ModelConfig } from '../config.js';
+import { ContentStore } from '../content/store.js';
+import { ensureSearchAttributes } from '../temporal/search-attributes.js';
 import { builtinTools } from '../tools/builtins/index.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { makeRedactor } from '../audit/redact.js';
-import { ContentStore } from '../content/store.js';
-import { ensureSearchAttributes } from '../temporal/search-attributes.js';
+import { workflowBundleCode } from './bundle.js';
 import { cachedWorkflowBundle } from './bundle-cache.js';
-import { installRuntime } from './runtime.js';
 
-export interface AgentWorkerOptions {
-  address: string;
-  namespace: string;
-  taskQueue: string;
+export interface AgentActivityOptions {
+  /** The model endpoint the model activity calls. */
   model: ModelConfig;
+  /** A client of the same namespace: lock requests start lock workflows with it. */
+  client: Client;
   /** Tools this worker offers; the built-ins when absent. */
   tools?: ToolDefinition<any>[];
-  maxConcurrentActivities?: number;
-  logLevel?: LogLevel;
+  /** Where long texts go instead of history; the data folder's `content/` when absent. */
+  store?: ContentStore;
+  /** Applied to everything the activities return; the default secret redactor when absent. */
+  redact?: Redactor;
+}
+
+/** Our activities, for a worker of your own (or use {@link agentPlugin}). */
+export function createAgentActivities(o: AgentActivityOptions) {
+  return createActivities({
+    model: o.model,
+    client: o.client,
+    registry: new ToolRegistry(o.tools ?? builtinTools),
+    redact: o.redact ?? makeRedactor(),
+    store: o.store ?? new ContentStore(),
+  });
 }
 
 /**
- * A worker for agent turns. Workflow code is bundled once per source version and cached in the
- * data folder; DAGENT_WORKFLOW_BUNDLE names a prebuilt bundle instead (the test runner's).
+ * A Temporal worker plugin that adds our activities to a worker you create yourself. Your
+ * workflows file must also export ours: `export * from 'durable-agent/workflow'`.
  */
-export async function createAgentWorker(o: AgentWorkerOptions): Promise<{ worker: Worker; connection: { close(): Promise<void> } }> {
-  installRuntime(o.logLevel);
-  const connection = await NativeConnection.connect({ address: o.address });
-  const registry = new ToolRegistry(o.tools ?? builtinTools);
-  const clientConnection = await Connection.connect({ address: o.address });
-  const client = new Client({ connection: clientConnection, namespace: o.namespace });
-  await ensureSearchAttributes(client, o.namespace);
-  const bundlePath = process.env.DAGENT_WORKFLOW_BUNDLE ?? (await cachedWorkflowBundle());
-  const worker = await Worker.create({
-    connection,
-    namespace: o.namespace,
-    taskQueue: o.taskQueue,
-    workflowBundle: { codePath: bundlePath },
-    activities: createActivities({ model: o.model, registry, client, redact: makeRedactor(), store: new ContentStore() }),
-    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
-  });
+export function agentPlugin(o: AgentActivityOptions) {
   return {
-    worker,
-    connection: {
-      async close() {
-        await connection.close();
-        await clientConnection.close();
-      },
-    },
+    name: 'durable-agent',
+    configureWorker: (options: WorkerOptions): WorkerOptions => ({
+      ...options,
+      activities: { ...options.activities, ...createAgentActivities(o) },
+    }),
   };
+}
+
+export interface AgentWorkerOptions extends Omit<AgentActivityOptions, 'client'> {
+  taskQueue: string;
+  namespace?: string;
+  /** Temporal's address; or pass `connection` (and `client`) you own. */
+  address?: string;
+  connection?: NativeConnection;
+  client?: Client;
+  /** Your own workflows file, which must `export * from 'durable-agent/workflow'`; ours alone when absent. */
+  workflowsPath?: string;
+  /** A prebuilt workflow bundle (overrides `workflowsPath`). */
+  workflowBundle?: string;
+  maxConcurrentActivities?: number;
+  /** How long `shutdown()` lets running activities finish before cancelling them. Default 0. */
+  shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+}
+
+/**
+ * A Temporal worker for agent jobs: our workflows (or yours, re-exporting ours) and activities.
+ * Connections it opened itself close when `run()` ends.
+ */
+export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> {
+  if (!o.connection && !o.address) throw new Error('createAgentWorker: pass `address` (e.g. 127.0.0.1:7233) or a `connection`.');
+  if (!o.client && !o.address) throw new Error('createAgentWorker: pass `address`, or a `client` besides the `connection`.');
+  const namespace = o.namespace ?? 'default';
+  const owned: Array<{ close(): Promise<void> }> = [];
+  try {
+    const connection = o.connection ?? (await NativeConnection.connect({ address: o.address! }));
+    if (!o.connection) owned.push(connection);
+    let client = o.client;
+    if (!client) {
+      const c = await Connection.connect({ address: o.address! });
+      owned.push(c);
+      client = new Client({ connection: c, namespace });
+    }
+    await ensureSearchAttributes(client, namespace);
+    const workflowBundle = o.workflowBundle
+      ? { codePath: o.workflowBundle }
+      : o.workflowsPath
+        ? { code: await workflowBundleCode(o.workflowsPath) }
+        : { codePath: await cachedWorkflowBundle() };
+    const worker = await Worker.create({
+      connection,
+      namespace,
+      taskQueue: o.taskQueue,
+      workflowBundle,
+      activities: createAgentActivities({ ...o, client }),
+      maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
+      ...(o.shutdownGraceTime !== undefined ? { shutdownGraceTime: o.shutdownGraceTime } : {}),
+    });
+    const run = worker.run.bind(worker);
+    worker.run = async () => {
+      try {
+        await run();
+      } finally {
+        await closeAll(owned);
+      }
+    };
+    return worker;
+  } catch (err) {
+    await closeAll(owned);
+    throw err;
+  }
+}
+
+async function closeAll(xs: Array<{ close(): Promise<void> }>): Promise<void> {
+  await Promise.allSettled(xs.splice(0).map((x) => x.close()));
 }

@@ -1,9 +1,10 @@
-import { fileURLToPath } from 'node:url';
-import { modelConfigFromEnv, type ModelConfig } from '../config.js';
+import path from 'node:path';
+import { modelConfigFromEnv, workerSettingsFromEnv, type ModelConfig } from '../config.js';
+import { DEMO_DIR } from '../paths.js';
 import { loadScenario } from '../scripted-model/scenario.js';
 import { startScriptedModel } from '../scripted-model/server.js';
 
-export const DEMO_SCENARIO = fileURLToPath(new URL('../../demo/scenario.json', import.meta.url));
+export const DEMO_SCENARIO = path.join(DEMO_DIR, 'scenario.json');
 
 export interface ResolvedModel {
   config: ModelConfig;
@@ -19,9 +20,9 @@ export interface ResolvedModel {
 export async function resolveModel(opts: { forceOffline?: boolean; scenarioFile?: string; log: (l: string) => void }): Promise<ResolvedModel> {
   const configured = modelConfigFromEnv();
   if (configured && !opts.forceOffline) return { config: configured, offline: false, close: async () => {} };
-  const file = opts.scenarioFile ?? process.env.DAGENT_SCENARIO ?? DEMO_SCENARIO;
-  const scenario = await loadScenario(file);
-  const server = await startScriptedModel({ scenario, ...(process.env.DAGENT_SCRIPTED_LEDGER ? { ledgerFile: process.env.DAGENT_SCRIPTED_LEDGER } : {}) });
+  const settings = workerSettingsFromEnv();
+  const scenario = await loadScenario(opts.scenarioFile ?? settings.scenarioFile ?? DEMO_SCENARIO);
+  const server = await startScriptedModel({ scenario, ...(settings.scriptedLedger ? { ledgerFile: settings.scriptedLedger } : {}) });
   if (!opts.forceOffline) {
     opts.log('No model configured (set OPENAI_BASE_URL / OPENAI_API_KEY / DAGENT_MODEL for a real one).');
   }

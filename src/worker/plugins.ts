@@ -7,12 +7,12 @@ const isTool = (x: unknown): x is ToolDefinition =>
   typeof (x as ToolDefinition).execute === 'function' && !!(x as ToolDefinition).input;
 
 /**
- * Tools from plugin modules (DAGENT_PLUGINS: comma-separated paths): every exported tool
- * definition, and every tool in an exported array.
+ * Tools from plugin modules (paths): every exported tool definition, and every tool in an
+ * exported array.
  */
-export async function loadPluginTools(spec: string | undefined): Promise<ToolDefinition[]> {
+export async function loadPluginTools(files: string[]): Promise<ToolDefinition[]> {
   const tools: ToolDefinition[] = [];
-  for (const file of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const file of files) {
     let mod: Record<string, unknown>;
     try {
       mod = (await import(pathToFileURL(path.resolve(file)).href)) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { workerSettingsFromEnv } from '../config.js';
 
 let installed = false;
 
@@ -6,7 +7,7 @@ let installed = false;
 export function installRuntime(level: LogLevel = 'WARN'): void {
   if (installed) return;
   installed = true;
-  const chosen = (process.env.DAGENT_LOG_LEVEL as LogLevel | undefined) ?? level;
+  const chosen = workerSettingsFromEnv().logLevel ?? level;
   Runtime.install({
     logger: new DefaultLogger(chosen),
     telemetryOptions: { logging: { filter: { core: chosen, other: chosen } } },

@@ -1,4 +1,7 @@
+import type { TurnStatus } from './job-status.js';
 import type { LockOptions } from './lock-types.js';
+
+export type { TurnStatus } from './job-status.js';
 
 // Plain data that crosses the workflow/activity boundary. Nothing here may import Node APIs:
 // workflow code (workflows/) imports these types and the pure helpers beside them.
@@ -25,7 +28,7 @@ export type ChatMessage =
 export interface PlannedCall {
   id: string;
   name: string;
-  /** Validated arguments (the schema's output). Absent when the call was rejected, or moved to the content store. */
+  /** The arguments as the model sent them, once they passed validation (the handler gets the schema's output of them). Absent when the call was rejected, or moved to the content store. */
   args?: unknown;
   /** When the arguments are long: a content-store reference to their JSON text instead of `args`. */
   argsRef?: string;
@@ -144,7 +147,6 @@ export interface TurnResume {
   events: number;
 }
 
-export type TurnStatus = 'completed' | 'max_steps' | 'token_budget' | 'time_budget' | 'no_progress';
 
 export interface TurnResult {
   status: TurnStatus;

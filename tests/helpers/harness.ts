@@ -10,6 +10,7 @@ import { builtinTools } from '../../src/tools/builtins/index.js';
 import type { ToolDefinition } from '../../src/tools/define-tool.js';
 import type { TurnInput } from '../../src/workflow-safe/types.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
+import { installRuntime } from '../../src/worker/runtime.js';
 
 export function temporalAddress(): string {
   const a = process.env.TEMPORAL_ADDRESS;
@@ -39,6 +40,7 @@ export interface Harness {
  */
 export async function startHarness(o: { scenario?: ScenarioInput; handler?: ScriptHandler; tools?: ToolDefinition<any>[]; modelTimeoutMs?: number }): Promise<Harness> {
   const address = temporalAddress();
+  installRuntime('ERROR');
   const model = await startScriptedModel({ ...(o.scenario ? { scenario: parseScenario(o.scenario) } : {}), ...(o.handler ? { handler: o.handler } : {}) });
   const taskQueue = uniqueId('tq');
   const newWorker = async () => {
@@ -47,13 +49,12 @@ export async function startHarness(o: { scenario?: ScenarioInput; handler?: Scri
       model: { baseURL: model.url, apiKey: process.env.OPENAI_API_KEY ?? 'test-key', model: 'scripted', timeoutMs: o.modelTimeoutMs ?? 10_000 },
       tools: o.tools ?? builtinTools,
     });
-    return { ...w, running: w.worker.run() };
+    return { worker: w, running: w.run() };
   };
   let current = await newWorker();
   const stopWorker = async () => {
     current.worker.shutdown();
     await current.running;
-    await current.connection.close();
   };
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });

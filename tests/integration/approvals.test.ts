@@ -52,7 +52,7 @@ describe('approvals', () => {
       assert.match(wrongHash.stderr, /not the ones you reviewed/);
       const noBy = await dagent(['approve', handle.workflowId, 'call_1_1']);
       assert.equal(noBy.code, 2);
-      assert.match(noBy.stderr, /Say who decides/);
+      assert.match(noBy.stderr, /required option '--by <name>' not specified/);
 
       const ok = await dagent(['approve', handle.workflowId, 'call_1_1', '--by', 'alice', '--reason', 'release day', '--hash', first!.argsHash.slice(0, 8)]);
       assert.equal(ok.code, 0, ok.stderr);

@@ -150,7 +150,7 @@ describe('dagent jobs', () => {
       assert.deepEqual(wroteY.map((j) => j.jobId), [ids['write y.txt']]);
       const bad = await dagent(['jobs', '--since', 'yesterday']);
       assert.equal(bad.code, 2);
-      assert.match(bad.stderr, /--since takes a duration like 30m, 12h or 7d; got 'yesterday'/);
+      assert.match(bad.stderr, /option '--since <duration>' argument 'yesterday' is invalid\. Give a duration like 30s, 30m, 12h or 7d/);
     } finally {
       await h.close();
     }

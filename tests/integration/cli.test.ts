@@ -84,14 +84,19 @@ describe('the dagent CLI', () => {
 
   it('refuses bad input with a clear message and exit code 2', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['run'], /Give the task to do/],
-      [['run', 'x', '--max-steps', 'ten'], /--max-steps must be a whole number of at least 1, got 'ten'/],
+      [['run'], /dagent run: missing required argument 'task'/],
+      [['run', '  '], /dagent run: Give the task to do/],
+      [['run', 'x', '--max-steps', 'ten'], /option '--max-steps <n>' argument 'ten' is invalid\. Give a whole number of at least 1\./],
       [['run', 'x', '--workspace', '/no/such/dir'], /--workspace \/no\/such\/dir is not an existing folder/],
-      [['run', 'x', '--bogus'], /Unknown option '--bogus'/],
-      [['run', 'x', '--format', 'yaml'], /--format must be one of native, markdown, xml, react, line; got 'yaml'/],
-      [['status'], /usage: dagent status JOB_ID/],
+      [['run', 'x', '--bogus'], /dagent run: unknown option '--bogus'/],
+      [['run', 'x', '--format', 'yaml'], /argument 'yaml' is invalid\. Allowed choices are native, markdown, xml, react, line/],
+      [['run', 'x', '--deadline', 'soon'], /option '--deadline <duration>' argument 'soon' is invalid\. Give a duration like 30s/],
+      [['status'], /dagent status: missing required argument 'jobId'/],
+      [['status', 'a', 'b'], /dagent status: too many arguments/],
+      [['jobs', '--limit', '0'], /option '--limit <n>' argument '0' is invalid/],
+      [['approve', 'job', 'call'], /required option '--by <name>' not specified/],
       [['status', 'no-such-job-anywhere'], /No job with id 'no-such-job-anywhere'/],
-      [['frobnicate'], /Unknown command 'frobnicate'/],
+      [['frobnicate'], /dagent: unknown command 'frobnicate'/],
     ];
     for (const [args, message] of cases) {
       const r = await dagent(args, isolated());

@@ -25,7 +25,7 @@ describe('the embedded server (dagent up / down)', () => {
 
       const run = await dagent(['run', 'demo task', '--workspace', ws, '--id', jobId, '--json'], env);
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stderr, /Using the worker already polling 'dagent'/);
+      assert.match(run.stderr, /Using the worker `dagent up` started \(pid \d+\) on task queue 'dagent'/);
       assert.equal(JSON.parse(run.stdout).status, 'completed');
 
       const down = await dagent(['down'], env);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { fileResource } from '../../src/tools/workspace.js';
 import { lockWorkflowId } from '../../src/workflow-safe/lock-types.js';
-import { lockStateQuery, progressQuery } from '../../workflows/definitions.js';
+import { lockStateQuery, progressQuery } from '../../src/workflow-safe/messages.js';
 import { dagent } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
 import { startHarness } from '../helpers/harness.js';

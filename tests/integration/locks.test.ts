@@ -7,7 +7,7 @@ import { fileResource } from '../../src/tools/workspace.js';
 import { lockWorkflowId } from '../../src/workflow-safe/lock-types.js';
 import type { LockOptions } from '../../src/workflow-safe/lock-types.js';
 import type { ScriptHandler } from '../../src/scripted-model/server.js';
-import { acquireSignal, lockStateQuery, progressQuery } from '../../workflows/definitions.js';
+import { acquireSignal, lockStateQuery, progressQuery } from '../../src/workflow-safe/messages.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { lockTools, type WriteRecord } from '../helpers/lock-tools.js';
 import { until } from '../helpers/wait.js';

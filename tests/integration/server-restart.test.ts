@@ -8,8 +8,9 @@ import { spawnDevServer, waitForServer } from '../../src/temporal/dev-server.js'
 import { freePort } from '../../src/temporal/ephemeral-server.js';
 import { findTemporalCli } from '../../src/temporal/locate-cli.js';
 import type { agentTurn } from '../../workflows/agent-turn.js';
-import { progressQuery } from '../../workflows/definitions.js';
+import { progressQuery } from '../../src/workflow-safe/messages.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
+import { fetchJobRuns } from '../../src/client/audit.js';
 import { tempDir, uniqueId } from '../helpers/harness.js';
 
 describe('the Temporal server restarted mid-job', () => {
@@ -26,17 +27,20 @@ describe('the Temporal server restarted mid-job', () => {
       { delayMs: 300, reply: { content: 'survived' } },
     ] }) });
     const taskQueue = uniqueId('restart');
-    const { worker, connection: wc } = await createAgentWorker({ address, namespace: 'default', taskQueue, model: { baseURL: model.url, apiKey: 'k', model: 'm', timeoutMs: 10_000 } });
+    const worker = await createAgentWorker({ address, namespace: 'default', taskQueue, model: { baseURL: model.url, apiKey: 'k', model: 'm', timeoutMs: 10_000 } });
     const running = worker.run();
     try {
       let conn = await Connection.connect({ address });
       const jobId = uniqueId('survivor');
       const handle = await new Client({ connection: conn }).workflow.start<typeof agentTurn>('agentTurn', { taskQueue, workflowId: jobId, args: [{ task: 'survive', workspace: dir }] });
-      for (let i = 0; i < 100; i++) {
+      let atStep2 = false;
+      for (let i = 0; i < 100 && !atStep2; i++) {
         const ev = await handle.query(progressQuery, 0).then((p) => p.events, () => []);
-        if (ev.some((e) => e.kind === 'model_start' && e.step === 2)) break;
-        await new Promise((r) => setTimeout(r, 100));
+        atStep2 = ev.some((e) => e.kind === 'model_start' && e.step === 2);
+        if (!atStep2) await new Promise((r) => setTimeout(r, 100));
       }
+      assert.ok(atStep2, 'the job reached step 2 before the server went down');
+      const requestsBefore = model.requests.length;
       await conn.close();
 
       server.kill('SIGTERM');
@@ -52,11 +56,18 @@ describe('the Temporal server restarted mid-job', () => {
       assert.deepEqual([r.status, r.answer, r.steps], ['completed', 'survived', 3]);
       const closedAt = (await again.describe()).closeTime!.getTime();
       assert.ok(closedAt > restartedAt, 'the job was still running when the server went down');
+      // Completed work was not redone: step 1's model call ran once, and its write ran once.
+      const steps = model.requests.filter((q) => q.status === 200).map((q) => q.body.messages.filter((m: { role: string }) => m.role === 'assistant').length);
+      assert.equal(steps.filter((n) => n === 0).length, 1, `step 1 was asked once (requests before the restart: ${requestsBefore})`);
+      const runs = await fetchJobRuns(new Client({ connection: conn }), jobId);
+      const events = runs.flatMap((h) => h.events ?? []);
+      const toolIds = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool').map((e) => Number(e.eventId)));
+      const toolAttempts = events.filter((e) => toolIds.has(Number(e.activityTaskStartedEventAttributes?.scheduledEventId))).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+      assert.deepEqual(toolAttempts, [1, 1], 'each write ran in one attempt: nothing was scheduled or run again');
       await conn.close();
     } finally {
       worker.shutdown();
       await running.catch(() => {});
-      await wc.close();
       await model.close();
       server.kill('SIGTERM');
       await new Promise((r) => server.once('close', r));

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { ScriptHandler } from '../../src/scripted-model/server.js';
 import type { agentSession } from '../../workflows/agent-session.js';
-import { sendUpdate, sessionQuery } from '../../workflows/definitions.js';
+import { sendUpdate, sessionQuery } from '../../src/workflow-safe/messages.js';
 import { dagent } from '../helpers/cli.js';
 import { startHarness, uniqueId } from '../helpers/harness.js';
 

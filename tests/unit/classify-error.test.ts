@@ -9,9 +9,10 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
   before(async () => {
     m = await startScriptedModel({
       handler: ({ body }) => {
-        const status = Number(String(body.messages[0]!.content));
+        const [code, told] = String(body.messages[0]!.content).split(' ');
+        const status = Number(code);
         if (status === 1) return { faults: [{ delayMs: 2_000 }], reply: { content: 'late' } };
-        return { faults: [{ status, retryAfter: 7 }], reply: { content: 'ok' } };
+        return { faults: [{ status, retryAfter: 7, ...(told ? { shouldRetry: told === 'true' } : {}) }], reply: { content: 'ok' } };
       },
     });
   });
@@ -45,6 +46,31 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
       assert.match(f.message, hint);
     });
   }
+
+  for (const status of [408, 409, 500, 503]) {
+    it(`retries ${status}, keeping the provider's error as the cause`, async () => {
+      const f = await failWith(String(status));
+      assert.equal(f.nonRetryable, false);
+      assert.ok(f.cause instanceof OpenAI.APIError, 'the original error is the cause');
+      assert.equal((f.cause as InstanceType<typeof OpenAI.APIError>).status, status);
+    });
+  }
+
+  for (const status of [405, 413, 418]) {
+    it(`does not retry an unlisted 4xx (${status})`, async () => {
+      const f = await failWith(String(status));
+      assert.deepEqual([f.type, f.nonRetryable, f.nextRetryDelay], ['ModelHttpError', true, undefined]);
+      assert.match(f.message, new RegExp(`HTTP ${status}: the provider refused the request`));
+    });
+  }
+
+  it('honours x-should-retry: false on a 500, and true on a 400', async () => {
+    const no = await failWith('500 false');
+    assert.deepEqual([no.nonRetryable, no.type], [true, 'ModelServerError']);
+    assert.match(no.message, /x-should-retry: false/);
+    const yes = await failWith('400 true');
+    assert.deepEqual([yes.nonRetryable, yes.type, yes.nextRetryDelay], [false, 'ModelBadRequest', 7000]);
+  });
 
   it('retries a timeout', async () => {
     const f = await failWith('1', 300);

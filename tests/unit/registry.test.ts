@@ -50,6 +50,34 @@ describe('ToolRegistry', () => {
     assert.deepEqual([r.isError, r.output], [true, 'Error: TypeError: kaput']);
   });
 
+  it('a schema that transforms its input (.transform, z.coerce, .pipe) runs with the transformed value, once', async () => {
+    let transforms = 0;
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: 'repeat',
+      description: 'x',
+      input: z.object({
+        word: z.string().transform((w) => { transforms++; return w.toUpperCase(); }),
+        times: z.coerce.number().int().min(1),
+        tags: z.string().pipe(z.string().transform((t) => t.split(','))),
+      }),
+      effect: 'read',
+      resources: (args) => [`word:${args.word}`],
+      execute: (args) => { seen.push(args); return args.word.repeat(args.times); },
+    });
+    const registry = new ToolRegistry([tool]);
+    const call = await registry.prepareCall({ id: '1', name: 'repeat', rawArguments: '{"word":"ab","times":"3","tags":"x,y"}', workspace: ctx.workspace });
+    assert.equal(call.rejected, undefined, call.rejected);
+    assert.deepEqual(call.resources, ['word:AB'], 'resources see the output');
+    // What history carries is plain JSON: the arguments as sent, which validate again.
+    const carried = JSON.parse(JSON.stringify(call.args)) as unknown;
+    transforms = 0;
+    const r = await registry.execute({ id: '1', name: 'repeat', args: carried }, ctx);
+    assert.deepEqual([r.isError, r.output], [false, 'ABABAB']);
+    assert.deepEqual(seen, [{ word: 'AB', times: 3, tags: ['x', 'y'] }]);
+    assert.equal(transforms, 1, 'the handler run transformed once');
+  });
+
   it('refuses bad definitions up front', () => {
     assert.throws(() => defineTool({ name: 'bad name', description: '', input: z.object({}), effect: 'read', execute: () => '' }), /Tool name 'bad name' is invalid/);
     const t = defineTool({ name: 'dup', description: '', input: z.object({}), effect: 'read', execute: () => '' });

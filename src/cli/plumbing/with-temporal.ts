@@ -1,5 +1,5 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { connectTemporal, type Temporal } from '../temporal/connect.js';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { connectTemporal, type Temporal } from '../../temporal/connect.js';
 import { note } from './output.js';
 import { UsageError } from './usage-error.js';
 
@@ -15,3 +15,7 @@ export async function withTemporal<T>(fn: (t: Temporal) => Promise<T>): Promise<
     await t.close();
   }
 }
+
+/** The same, for one job by its id. */
+export const withJob = <T>(jobId: string, fn: (h: WorkflowHandle, t: Temporal) => Promise<T>) =>
+  withTemporal((t) => fn(t.client.workflow.getHandle(jobId), t));

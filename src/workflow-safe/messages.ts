@@ -1,7 +1,7 @@
 // Queries and signals of the turn and lock workflows, defined once for workflows and clients.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from '../src/workflow-safe/lock-types.js';
-import type { ApprovalDecision, PendingApproval, ProgressEvent, SessionReply, SessionState } from '../src/workflow-safe/types.js';
+import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from './lock-types.js';
+import type { ApprovalDecision, PendingApproval, ProgressEvent, SessionReply, SessionState } from './types.js';
 
 /**
  * Progress events of a turn from index `since` on, counted across continue-as-new; `next` is

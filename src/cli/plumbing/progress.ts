@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import type { ProgressEvent } from '../workflow-safe/types.js';
-import { progressQuery } from '../../workflows/definitions.js';
+import type { ProgressEvent } from '../../workflow-safe/types.js';
+import { progressQuery } from '../../workflow-safe/messages.js';
 
 const fmtMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 

@@ -1,0 +1,23 @@
+import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { historiesToRecords, resolveContent } from '../audit/decode.js';
+import type { AuditRecord } from '../audit/schema.js';
+import { ContentStore } from '../content/store.js';
+
+/** Every run of a job that continued-as-new, oldest first (each run names the one before it). */
+export async function fetchJobRuns(client: Client, jobId: string): Promise<temporal.api.history.v1.IHistory[]> {
+  const runs = [await client.workflow.getHandle(jobId).fetchHistory()];
+  for (;;) {
+    const before = runs[0]!.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
+    if (!before) return runs;
+    runs.unshift(await client.workflow.getHandle(jobId, before).fetchHistory());
+  }
+}
+
+/**
+ * A job's audit records, from its Temporal history (all runs; no worker needed), with long texts
+ * resolved from the content store: every model call, tool call, approval and lock grant.
+ */
+export async function readAudit(client: Client, jobId: string, store: ContentStore = new ContentStore()): Promise<AuditRecord[]> {
+  return resolveContent(historiesToRecords(jobId, await fetchJobRuns(client, jobId)), store);
+}

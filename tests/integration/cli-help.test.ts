@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildProgram } from '../../src/cli/main.js';
+import { JOB_STATUSES } from '../../src/workflow-safe/job-status.js';
+import { dagent } from '../helpers/cli.js';
+
+const COMMANDS = buildProgram().commands.map((c) => c.name());
+
+describe('the CLI parser', () => {
+  it('knows every command', () => {
+    assert.deepEqual([...COMMANDS].sort(), ['approve', 'audit', 'cancel', 'chat', 'demo', 'deny', 'down', 'export', 'jobs', 'list', 'pending', 'replay', 'result', 'run', 'send', 'server', 'setup', 'status', 'up', 'watch', 'worker']);
+  });
+
+  it('`dagent <command> --help` exits 0 with that command\'s usage, for every command', async () => {
+    const results = await Promise.all(COMMANDS.map(async (name) => [name, await dagent([name, '--help'])] as const));
+    for (const [name, r] of results) {
+      assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`^Usage: dagent ${name} `), name);
+    }
+    const top = await dagent(['--help']);
+    assert.equal(top.code, 0);
+    for (const name of COMMANDS) assert.match(top.stdout, new RegExp(`\\n  ${name}\\b`), `the overview lists ${name}`);
+  });
+
+  it('refuses unknown flags on every command', async () => {
+    const needs: Record<string, string[]> = { approve: ['--by', 'me'], deny: ['--by', 'me'] };
+    const results = await Promise.all(COMMANDS.map(async (name) => [name, await dagent([name, ...(needs[name] ?? []), '--no-such-flag'])] as const));
+    for (const [name, r] of results) {
+      assert.equal(r.code, 2, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`dagent ${name}: unknown option '--no-such-flag'`));
+    }
+  });
+
+  it('`dagent jobs --status` accepts every status a job can have', async () => {
+    assert.ok(JOB_STATUSES.length >= 11);
+    const results = await Promise.all(JOB_STATUSES.map(async (s) => [s, await dagent(['jobs', '--status', s, '--json'])] as const));
+    for (const [s, r] of results) {
+      assert.equal(r.code, 0, `${s}: ${r.stderr}`);
+      assert.ok(Array.isArray(JSON.parse(r.stdout)));
+    }
+  });
+
+  it('a setting with a typo is a clear error before anything runs', async () => {
+    const r = await dagent(['list'], { DAGENT_MODEL_TIMEOUT_MS: '90s', OPENAI_API_KEY: 'k' });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /DAGENT_MODEL_TIMEOUT_MS must be a whole number from 100 to \d+, got '90s'/);
+  });
+});
