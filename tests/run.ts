@@ -16,11 +16,14 @@ const files = ['unit', 'integration']
   .flatMap((dir) => readdirSync(path.join(root, 'tests', dir)).filter((f) => f.endsWith('.test.ts')).map((f) => path.join('tests', dir, f)))
   .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 
-if (filter.length === 0) {
-  say('typecheck (tsc --noEmit)…');
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { stdio: 'inherit' });
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-}
+const tsc = (what: string, args: string[]) => {
+  say(`${what}…`);
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), ...args], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+// The library's compiled output (dist/): the package's entry points, which examples and tests import.
+tsc('build (tsc -p tsconfig.build.json)', ['-p', path.join(root, 'tsconfig.build.json')]);
+if (filter.length === 0) tsc('typecheck (tsc --noEmit)', ['--noEmit', '-p', root]);
 
 const work = mkdtempSync(path.join(tmpdir(), 'dagent-test-'));
 const server = await startEphemeralServer(work, say);

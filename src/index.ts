@@ -1,0 +1,38 @@
+// `durable-agent`: the Node entry point — tools, workers, starting jobs, reading their audit.
+// Workflow code imports `durable-agent/workflow` instead.
+
+export { defineTool, ToolInputError, type ToolContext, type ToolDefinition } from './tools/define-tool.js';
+export { builtinTools } from './tools/builtins/index.js';
+export { calculator } from './tools/builtins/calculator.js';
+export { editFileTool } from './tools/builtins/edit-file.js';
+export { listFilesTool } from './tools/builtins/list-files.js';
+export { readFileTool } from './tools/builtins/read-file.js';
+export { searchFilesTool } from './tools/builtins/search-files.js';
+export { shellTool } from './tools/builtins/shell.js';
+export { writeFileTool } from './tools/builtins/write-file.js';
+export { fileResource, resolveInWorkspace } from './tools/workspace.js';
+
+export {
+  agentPlugin, createAgentActivities, createAgentWorker, type AgentActivityOptions, type AgentWorkerOptions,
+} from './worker/create-worker.js';
+export { modelConfigFromEnv, type ModelConfig } from './config.js';
+export { ContentStore } from './content/store.js';
+export { makeRedactor, type Redactor } from './audit/redact.js';
+
+export { JobExistsError, newJobId, startJob, type StartJobOptions } from './client/start-job.js';
+export { fetchJobRuns, readAudit } from './client/audit.js';
+export { formatTimeline } from './audit/timeline.js';
+export { AUDIT_SCHEMA_VERSION, type AuditRecord, type ModelCallRecord, type ToolCallRecord } from './audit/schema.js';
+
+export { startScriptedModel, type ScriptedModel } from './scripted-model/server.js';
+export { parseScenario, type ScenarioInput } from './scripted-model/scenario.js';
+
+export {
+  decideUpdate, pendingApprovalsQuery, progressQuery, sendUpdate, sessionQuery, lockStateQuery,
+} from './workflow-safe/messages.js';
+export { JOB_STATUSES, TURN_STATUSES, type JobStatus, type TurnStatus } from './workflow-safe/job-status.js';
+export { TOOL_FORMATS } from './workflow-safe/types.js';
+export type {
+  ApprovalDecision, ChatMessage, PendingApproval, ProgressEvent, SessionInput, SessionReply, ToolFormat, TurnInput, TurnResult, Usage,
+} from './workflow-safe/types.js';
+export type { AgentSessionWorkflow, AgentTurnWorkflow } from './workflow-safe/workflow-types.js';
