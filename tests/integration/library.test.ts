@@ -11,7 +11,7 @@ import { tempDir, temporalAddress, uniqueId } from '../helpers/harness.js';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = import.meta.resolve('tsx');
-const userText = (body: { messages: Array<{ role: string; content: unknown }> }) => String(body.messages.find((m) => m.role === 'user')?.content ?? '');
+const userText = (body: { messages: Array<{ role: string; content?: unknown }> }) => String(body.messages.find((m) => m.role === 'user')?.content ?? '');
 
 /** Runs a program as a user would, against the test server and a scripted model. */
 async function runProgram(args: string[], o: { cwd: string; handler: ScriptHandler; node?: string[] }) {
@@ -34,7 +34,7 @@ describe('durable-agent as a library', () => {
   it('examples/custom-tool: a custom tool on a worker in a few lines; the job calls it', async () => {
     const r = await runProgram(['--import', TSX, 'examples/custom-tool/main.ts'], { cwd: root, handler: wordCountScript });
     assert.equal(r.stdout.trim(), 'It has 6 words.');
-    const toolMessage = r.requests.at(-1)!.body.messages.find((m: { role: string }) => m.role === 'tool');
+    const toolMessage = r.requests.at(-1)!.body.messages.find((m) => m.role === 'tool');
     assert.equal(toolMessage?.content, '6', 'the model read the custom tool\'s real output');
   });
 
@@ -50,7 +50,7 @@ describe('durable-agent as a library', () => {
     });
     assert.deepEqual(JSON.parse(r.stdout), { draft: 'Drafted NOTES.md.', review: 'Add an example.' });
     assert.equal(readFileSync(path.join(ws, 'NOTES.md'), 'utf8'), 'one\ntwo\nthree\n');
-    const reviewRead = r.requests.flatMap((q) => q.body.messages).find((m: { role: string; content: unknown }) => m.role === 'tool' && String(m.content).includes('two'));
+    const reviewRead = r.requests.flatMap((q) => q.body.messages).find((m) => m.role === 'tool' && String(m.content).includes('two'));
     assert.ok(reviewRead, 'the review turn read the file the draft turn wrote');
   });
 

@@ -22,7 +22,8 @@ const rememberer: ScriptHandler = ({ body }) => {
 describe('sessions', () => {
   it('keep the conversation across turns (and a worker restart); each turn is its own job', async () => {
     const h = await startHarness({ handler: rememberer });
-    const env = { DAGENT_TASK_QUEUE: h.taskQueue };
+    // The harness's worker serves the queue: declared, so the CLI starts no worker of its own.
+    const env = { DAGENT_TASK_QUEUE: h.taskQueue, DAGENT_EXTERNAL_WORKERS: '1' };
     const sessionId = uniqueId('session');
     try {
       const one = await dagent(['send', sessionId, 'write hello there', '--workspace', h.workspace, '--json'], env);
