@@ -28,11 +28,14 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), 1_000);
     try {
-      completion = await client.chat.completions.create({
-        model: req.model ?? model.model,
-        messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
-        ...(tools.length ? { tools } : {}),
-      }, { signal: ctx.cancellationSignal });
+      completion = await client.chat.completions.create(
+        {
+          model: req.model ?? model.model,
+          messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+          ...(tools.length ? { tools } : {}),
+        },
+        { signal: ctx.cancellationSignal },
+      );
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw new CancelledFailure('model call stopped: the job was cancelled');
       throw classifyModelError(err, model.baseURL);
@@ -44,7 +47,10 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const msg = choice.message;
     // Redact the reply first: the calls' arguments, the text and the answer all come from it.
     const clean = redactValue(msg, redact);
-    const parsed = format === 'native' ? await nativeReplyToStep(clean, req, registry) : await textReplyToStep(clean.content ?? '', format, req, registry);
+    const parsed =
+      format === 'native'
+        ? await nativeReplyToStep(clean, req, registry)
+        : await textReplyToStep(clean.content ?? '', format, req, registry);
     const usage = completion.usage;
     return shrinkStep(store, {
       ...parsed,
@@ -62,16 +68,38 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
 
 /** Native tool_calls: each call's JSON arguments validated against its tool. */
 async function nativeReplyToStep(
-  msg: OpenAI.Chat.Completions.ChatCompletionMessage, req: ModelRequest, registry: ToolRegistry,
+  msg: OpenAI.Chat.Completions.ChatCompletionMessage,
+  req: ModelRequest,
+  registry: ToolRegistry,
 ): Promise<Pick<ModelStep, 'assistantMessage' | 'calls' | 'final'>> {
   const toolCalls: AssistantToolCall[] = (msg.tool_calls ?? []).flatMap((tc) =>
-    tc.type === 'function' ? [{ id: tc.id, type: 'function' as const, function: { name: tc.function.name, arguments: tc.function.arguments ?? '' } }] : [],
+    tc.type === 'function'
+      ? [
+          {
+            id: tc.id,
+            type: 'function' as const,
+            function: { name: tc.function.name, arguments: tc.function.arguments ?? '' },
+          },
+        ]
+      : [],
   );
   const calls = await Promise.all(
-    toolCalls.map((tc) => registry.prepareCall({ id: tc.id, name: tc.function.name, rawArguments: tc.function.arguments, workspace: req.workspace, only: req.tools })),
+    toolCalls.map((tc) =>
+      registry.prepareCall({
+        id: tc.id,
+        name: tc.function.name,
+        rawArguments: tc.function.arguments,
+        workspace: req.workspace,
+        only: req.tools,
+      }),
+    ),
   );
   return {
-    assistantMessage: { role: 'assistant', content: msg.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+    assistantMessage: {
+      role: 'assistant',
+      content: msg.content ?? null,
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    },
     calls,
     ...(calls.length === 0 ? { final: msg.content ?? '' } : {}),
   };

@@ -8,7 +8,11 @@ import { lockWorkflowId, type AcquireRequest, type LockOptions } from '../src/wo
  * (signal-with-start). Safe to retry: the lock ignores a request id it already knows.
  */
 export function makeRequestLock(client: Client) {
-  return async function requestLock(req: { key: string; request: AcquireRequest; options: LockOptions }): Promise<void> {
+  return async function requestLock(req: {
+    key: string;
+    request: AcquireRequest;
+    options: LockOptions;
+  }): Promise<void> {
     await client.workflow.signalWithStart('resourceLock', {
       workflowId: lockWorkflowId(req.key),
       taskQueue: Context.current().info.taskQueue,

@@ -16,7 +16,9 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
     try {
-      const call = req.call.argsRef ? { ...req.call, args: JSON.parse(await fromHistory(store, req.call.argsRef)) as unknown } : req.call;
+      const call = req.call.argsRef
+        ? { ...req.call, args: JSON.parse(await fromHistory(store, req.call.argsRef)) as unknown }
+        : req.call;
       const result = await registry.execute(call, {
         workspace: req.workspace,
         jobId: req.jobId,
@@ -30,7 +32,8 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
       return { ...result, output: await toHistory(store, output), preview: preview(output) };
     } catch (err) {
       // Report a cancelled tool as cancelled (not failed), so the history says what happened.
-      if (ctx.cancellationSignal.aborted) throw new CancelledFailure(`tool '${req.call.name}' stopped: the job was cancelled`);
+      if (ctx.cancellationSignal.aborted)
+        throw new CancelledFailure(`tool '${req.call.name}' stopped: the job was cancelled`);
       throw err;
     } finally {
       clearInterval(beat);

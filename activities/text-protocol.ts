@@ -2,7 +2,14 @@ import { PROTOCOLS, type Protocol } from '../src/protocols/index.js';
 import { exampleArgs } from '../src/protocols/instructions.js';
 import { stripThinking } from '../src/protocols/text/think.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
-import type { AssistantToolCall, ChatMessage, ModelRequest, ModelStep, PlannedCall, ToolFormat } from '../src/workflow-safe/types.js';
+import type {
+  AssistantToolCall,
+  ChatMessage,
+  ModelRequest,
+  ModelStep,
+  PlannedCall,
+  ToolFormat,
+} from '../src/workflow-safe/types.js';
 
 type TextFormat = Exclude<ToolFormat, 'native'>;
 
@@ -12,7 +19,12 @@ export const protocolFor = (format: TextFormat): Protocol => PROTOCOLS[format];
  * The turn's messages as a text-only model sees them: the protocol's instructions in the system
  * prompt, assistant replies as their text, each run of tool results as one user message.
  */
-export function toTextMessages(messages: ChatMessage[], protocol: Protocol, registry: ToolRegistry, only?: string[]): Array<{ role: string; content: string }> {
+export function toTextMessages(
+  messages: ChatMessage[],
+  protocol: Protocol,
+  registry: ToolRegistry,
+  only?: string[],
+): Array<{ role: string; content: string }> {
   const names = new Map<string, string>();
   const out: Array<{ role: string; content: string }> = [];
   let results: Array<{ name: string; output: string }> = [];
@@ -39,25 +51,50 @@ export function toTextMessages(messages: ChatMessage[], protocol: Protocol, regi
 
 /** Parses a text reply into the same plain data a native reply gives, format and raw text kept. */
 export async function textReplyToStep(
-  text: string, format: TextFormat, req: ModelRequest, registry: ToolRegistry,
+  text: string,
+  format: TextFormat,
+  req: ModelRequest,
+  registry: ToolRegistry,
 ): Promise<Pick<ModelStep, 'assistantMessage' | 'calls' | 'final'>> {
   const protocol = protocolFor(format);
   const specs = registry.toolSpecs(req.tools);
   const parsed = protocol.parse(text, specs);
   const calls: PlannedCall[] = await Promise.all(
-    parsed.calls.map((c, i) => registry.prepareCall({
-      id: `${format}_${req.step}_${i + 1}`, name: c.name, rawArguments: JSON.stringify(c.args), workspace: req.workspace, only: req.tools, format, rawText: c.raw,
-    })),
+    parsed.calls.map((c, i) =>
+      registry.prepareCall({
+        id: `${format}_${req.step}_${i + 1}`,
+        name: c.name,
+        rawArguments: JSON.stringify(c.args),
+        workspace: req.workspace,
+        only: req.tools,
+        format,
+        rawText: c.raw,
+      }),
+    ),
   );
-  const example = specs[0] ? `\n\nThe expected form, for example:\n${protocol.render({ name: specs[0].name, args: exampleArgs(specs[0]) }, specs)}` : '';
+  const example = specs[0]
+    ? `\n\nThe expected form, for example:\n${protocol.render({ name: specs[0].name, args: exampleArgs(specs[0]) }, specs)}`
+    : '';
   parsed.problems.forEach((problem, k) => {
     calls.push({
-      id: `${format}_${req.step}_unreadable_${k + 1}`, name: '(unreadable call)', rawArguments: '', effect: 'read', resources: [], idempotent: true, timeoutMs: 0,
-      needsApproval: false, argsHash: '',
-      format, rejected: `${problem}${example}`,
+      id: `${format}_${req.step}_unreadable_${k + 1}`,
+      name: '(unreadable call)',
+      rawArguments: '',
+      effect: 'read',
+      resources: [],
+      idempotent: true,
+      timeoutMs: 0,
+      needsApproval: false,
+      argsHash: '',
+      format,
+      rejected: `${problem}${example}`,
     });
   });
-  const toolCalls: AssistantToolCall[] = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.rawArguments } }));
+  const toolCalls: AssistantToolCall[] = calls.map((c) => ({
+    id: c.id,
+    type: 'function',
+    function: { name: c.name, arguments: c.rawArguments },
+  }));
   return {
     assistantMessage: { role: 'assistant', content: text, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
     calls,

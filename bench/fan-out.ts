@@ -31,7 +31,15 @@ export async function benchFanOut(ns = [1, 4, 16, 64]): Promise<string> {
     },
   });
   const registry = new ToolRegistry([fixedRead]);
-  const ctx = { workspace: h.workspace, jobId: 'bench', callId: 'c', idempotencyKey: 'bench:c', fencingTokens: {}, signal: new AbortController().signal, heartbeat: () => {} };
+  const ctx = {
+    workspace: h.workspace,
+    jobId: 'bench',
+    callId: 'c',
+    idempotencyKey: 'bench:c',
+    fencingTokens: {},
+    signal: new AbortController().signal,
+    heartbeat: () => {},
+  };
   const rows: Array<Array<string | number>> = [];
   try {
     for (const n of ns) {
@@ -45,7 +53,11 @@ export async function benchFanOut(ns = [1, 4, 16, 64]): Promise<string> {
         durable.push(Date.now() - t0);
         historyBytes = JSON.stringify(await handle.fetchHistory()).length;
         const t1 = Date.now();
-        await Promise.all(Array.from({ length: n }, (_, i) => registry.execute({ id: String(i), name: 'fixed_read', args: { i } }, ctx)));
+        await Promise.all(
+          Array.from({ length: n }, (_, i) =>
+            registry.execute({ id: String(i), name: 'fixed_read', args: { i } }, ctx),
+          ),
+        );
         local.push(Date.now() - t1);
       }
       const d = median(durable);
@@ -55,6 +67,8 @@ export async function benchFanOut(ns = [1, 4, 16, 64]): Promise<string> {
   } finally {
     await h.close();
   }
-  return `Fan-out: N reads of ${LATENCY_MS} ms in one step (median of ${REPEATS}); the durable turn includes its 2 model calls.\n` +
-    table(['N', 'durable turn', 'Promise.all', 'ratio', 'overhead', 'history bytes/step'], rows);
+  return (
+    `Fan-out: N reads of ${LATENCY_MS} ms in one step (median of ${REPEATS}); the durable turn includes its 2 model calls.\n` +
+    table(['N', 'durable turn', 'Promise.all', 'ratio', 'overhead', 'history bytes/step'], rows)
+  );
 }

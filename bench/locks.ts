@@ -15,7 +15,11 @@ export async function benchLocks(ks = [1, 2, 4, 8]): Promise<string> {
       handler: ({ body, step }) => {
         const agent = String(body.messages.find((m) => m.role === 'user')!.content);
         return step < APPENDS
-          ? { reply: { toolCalls: [{ name: 'append_slow', arguments: { path: 'shared.txt', line: `${agent} ${step}` } }] } }
+          ? {
+              reply: {
+                toolCalls: [{ name: 'append_slow', arguments: { path: 'shared.txt', line: `${agent} ${step}` } }],
+              },
+            }
           : { reply: { content: 'done' } };
       },
     });
@@ -30,8 +34,17 @@ export async function benchLocks(ks = [1, 2, 4, 8]): Promise<string> {
     const handoffs = s.slice(1).flatMap((w, i) => (w.jobId !== s[i]!.jobId ? [w.start - s[i]!.end] : []));
     const span = s[s.length - 1]!.end - s[0]!.start;
     const msOrDash = (x: number) => (Number.isNaN(x) ? '—' : `${x} ms`);
-    rows.push([k, s.length, handoffs.length, msOrDash(median(handoffs)), msOrDash(quantile(handoffs, 0.95)), ((s.length / span) * 1000).toFixed(1)]);
+    rows.push([
+      k,
+      s.length,
+      handoffs.length,
+      msOrDash(median(handoffs)),
+      msOrDash(quantile(handoffs, 0.95)),
+      ((s.length / span) * 1000).toFixed(1),
+    ]);
   }
-  return `Locks: K agents × ${APPENDS} appends to one file (instant writes), every append under the cross-agent lock.\n` +
-    table(['K', 'writes', 'handoffs', 'handoff median', 'handoff p95', 'grants/s'], rows);
+  return (
+    `Locks: K agents × ${APPENDS} appends to one file (instant writes), every append under the cross-agent lock.\n` +
+    table(['K', 'writes', 'handoffs', 'handoff median', 'handoff p95', 'grants/s'], rows)
+  );
 }

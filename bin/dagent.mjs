@@ -7,5 +7,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const fromSource = new URL('../src/cli/main.ts', import.meta.url);
-const { main } = await import(existsSync(fromSource) ? fromSource.href : new URL('../dist/src/cli/main.js', import.meta.url).href);
+const { main } = await import(
+  existsSync(fromSource) ? fromSource.href : new URL('../dist/src/cli/main.js', import.meta.url).href
+);
 process.exit(await main(process.argv.slice(2)));

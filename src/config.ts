@@ -91,7 +91,10 @@ export function workerSettingsFromEnv(env: Env = process.env) {
   }
   return {
     /** Plugin modules whose exported tools join the built-ins (DAGENT_PLUGINS, comma-separated). */
-    plugins: (env.DAGENT_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    plugins: (env.DAGENT_PLUGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     /** A prebuilt workflow bundle (the test runner's). */
     workflowBundle: env.DAGENT_WORKFLOW_BUNDLE || undefined,
     /** The scenario the offline model plays. */

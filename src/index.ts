@@ -13,7 +13,11 @@ export { writeFileTool } from './tools/builtins/write-file.js';
 export { fileResource, resolveInWorkspace } from './tools/workspace.js';
 
 export {
-  agentPlugin, createAgentActivities, createAgentWorker, type AgentActivityOptions, type AgentWorkerOptions,
+  agentPlugin,
+  createAgentActivities,
+  createAgentWorker,
+  type AgentActivityOptions,
+  type AgentWorkerOptions,
 } from './worker/create-worker.js';
 export { modelConfigFromEnv, type ModelConfig } from './config.js';
 export { ContentStore } from './content/store.js';
@@ -28,11 +32,25 @@ export { startScriptedModel, type ScriptedModel } from './scripted-model/server.
 export { parseScenario, type ScenarioInput } from './scripted-model/scenario.js';
 
 export {
-  decideUpdate, pendingApprovalsQuery, progressQuery, sendUpdate, sessionQuery, lockStateQuery,
+  decideUpdate,
+  pendingApprovalsQuery,
+  progressQuery,
+  sendUpdate,
+  sessionQuery,
+  lockStateQuery,
 } from './workflow-safe/messages.js';
 export { JOB_STATUSES, TURN_STATUSES, type JobStatus, type TurnStatus } from './workflow-safe/job-status.js';
 export { TOOL_FORMATS } from './workflow-safe/types.js';
 export type {
-  ApprovalDecision, ChatMessage, PendingApproval, ProgressEvent, SessionInput, SessionReply, ToolFormat, TurnInput, TurnResult, Usage,
+  ApprovalDecision,
+  ChatMessage,
+  PendingApproval,
+  ProgressEvent,
+  SessionInput,
+  SessionReply,
+  ToolFormat,
+  TurnInput,
+  TurnResult,
+  Usage,
 } from './workflow-safe/types.js';
 export type { AgentSessionWorkflow, AgentTurnWorkflow } from './workflow-safe/workflow-types.js';

@@ -1,4 +1,11 @@
-import { allHandlersFinished, condition, continueAsNew, executeChild, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  executeChild,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { turnJobId } from '../src/workflow-safe/session-ids.js';
 import type { ChatMessage, SessionInput, SessionReply } from '../src/workflow-safe/types.js';
 import { agentTurn } from './agent-turn.js';
@@ -18,36 +25,47 @@ export async function agentSession(input: SessionInput): Promise<void> {
   let busy = false;
 
   setHandler(sessionQuery, () => ({ turns, runs, messages: history.length, busy }));
-  setHandler(sendUpdate, async (message): Promise<SessionReply> => {
-    await condition(() => !busy);
-    busy = true;
-    try {
-      const turn = ++turns;
-      const jobId = turnJobId(sessionId, turn);
-      const result = await executeChild(agentTurn, {
-        workflowId: jobId,
-        args: [{
-          task: message, workspace: input.workspace, history, returnMessages: true,
-          ...(input.model ? { model: input.model } : {}),
-          ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
-          ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}),
-          ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
-        }],
-      });
-      history.push(...(result.messages ?? []));
-      turnsThisRun++;
-      const { messages: _kept, ...reply } = result;
-      return { ...reply, turn, jobId };
-    } finally {
-      busy = false;
-    }
-  }, {
-    validator: (message) => {
-      if (typeof message !== 'string' || !message.trim()) throw new Error('Send a non-empty message.');
+  setHandler(
+    sendUpdate,
+    async (message): Promise<SessionReply> => {
+      await condition(() => !busy);
+      busy = true;
+      try {
+        const turn = ++turns;
+        const jobId = turnJobId(sessionId, turn);
+        const result = await executeChild(agentTurn, {
+          workflowId: jobId,
+          args: [
+            {
+              task: message,
+              workspace: input.workspace,
+              history,
+              returnMessages: true,
+              ...(input.model ? { model: input.model } : {}),
+              ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
+              ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}),
+              ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
+            },
+          ],
+        });
+        history.push(...(result.messages ?? []));
+        turnsThisRun++;
+        const { messages: _kept, ...reply } = result;
+        return { ...reply, turn, jobId };
+      } finally {
+        busy = false;
+      }
     },
-  });
+    {
+      validator: (message) => {
+        if (typeof message !== 'string' || !message.trim()) throw new Error('Send a non-empty message.');
+      },
+    },
+  );
 
-  const wantsNewRun = () => workflowInfo().continueAsNewSuggested || (input.continueAsNewAfterTurns !== undefined && turnsThisRun >= input.continueAsNewAfterTurns);
+  const wantsNewRun = () =>
+    workflowInfo().continueAsNewSuggested ||
+    (input.continueAsNewAfterTurns !== undefined && turnsThisRun >= input.continueAsNewAfterTurns);
   await condition(() => wantsNewRun() && !busy);
   await condition(allHandlersFinished);
   await continueAsNew<typeof agentSession>({ ...input, history, turns, runs });

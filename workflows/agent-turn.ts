@@ -1,4 +1,15 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../src/workflow-safe/prompt.js';
 import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../src/workflow-safe/search-attributes.js';
@@ -27,7 +38,10 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   const events: ProgressEvent[] = [];
   const now = () => Date.now();
   const eventsBefore = resume?.events ?? 0; // shown by earlier runs of this turn
-  setHandler(progressQuery, (since) => ({ events: events.slice(Math.max(0, since - eventsBefore)), next: eventsBefore + events.length }));
+  setHandler(progressQuery, (since) => ({
+    events: events.slice(Math.max(0, since - eventsBefore)),
+    next: eventsBefore + events.length,
+  }));
   const locks = new TurnLocks(jobId, input.lockOptions);
   const approvals = new Approvals();
   const watch = new ProgressWatch(input.noProgressRepeats ?? 3, resume?.streaks);
@@ -56,7 +70,9 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   const ask = async (req: Omit<ModelRequest, 'workspace' | 'step'>) => {
     try {
       const reply = await callModel({
-        ...req, step, workspace: input.workspace,
+        ...req,
+        step,
+        workspace: input.workspace,
         ...(input.model ? { model: input.model } : {}),
         ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
       });
@@ -75,19 +91,30 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   };
 
   const finish = (r: TurnResult): TurnResult => {
-    events.push({ kind: 'final', at: now(), step: r.steps, status: r.status, answer: r.answer, ...(r.reason ? { reason: r.reason } : {}) });
+    events.push({
+      kind: 'final',
+      at: now(),
+      step: r.steps,
+      status: r.status,
+      answer: r.answer,
+      ...(r.reason ? { reason: r.reason } : {}),
+    });
     setStatus(r.status);
     if (!input.returnMessages) return r;
     const added = messages.slice(firstNew);
     // A turn that stopped without an answer still leaves the conversation well-formed.
-    if (r.status !== 'completed') added.push({ role: 'assistant', content: r.answer ?? `(stopped: ${r.reason ?? r.status})` });
+    if (r.status !== 'completed')
+      added.push({ role: 'assistant', content: r.answer ?? `(stopped: ${r.reason ?? r.status})` });
     return { ...r, messages: added };
   };
 
   const stopEarly = async (stop: Stop): Promise<TurnResult> => {
     let answer: string | null = null;
     if (stop.summarize) {
-      const reply = await ask({ messages: [...messages, { role: 'user', content: SUMMARY_REQUEST(stop.reason) }], tools: [] }).catch(() => null);
+      const reply = await ask({
+        messages: [...messages, { role: 'user', content: SUMMARY_REQUEST(stop.reason) }],
+        tools: [],
+      }).catch(() => null);
       answer = reply?.assistantMessage.content ?? null;
     }
     return finish({ status: stop.status, answer, steps: step, usage, reason: stop.reason });
@@ -97,7 +124,9 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
     while (step < maxSteps) {
       const budget = budgetStop(input, usage, startedAt, now());
       if (budget) return await stopEarly(budget);
-      const longRun = workflowInfo().continueAsNewSuggested || (input.continueAsNewAfterSteps !== undefined && stepsThisRun >= input.continueAsNewAfterSteps);
+      const longRun =
+        workflowInfo().continueAsNewSuggested ||
+        (input.continueAsNewAfterSteps !== undefined && stepsThisRun >= input.continueAsNewAfterSteps);
       if (stepsThisRun > 0 && longRun) {
         // A long job: start a fresh history, carrying the conversation (references keep it small).
         await condition(allHandlersFinished);
@@ -105,8 +134,15 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
         await continueAsNew<typeof agentTurn>({
           ...same,
           resume: {
-            messages, firstNew, step, usage, startedAt, toolsUsed: [...toolsUsed], written: [...written],
-            streaks: watch.snapshot(), events: eventsBefore + events.length,
+            messages,
+            firstNew,
+            step,
+            usage,
+            startedAt,
+            toolsUsed: [...toolsUsed],
+            written: [...written],
+            streaks: watch.snapshot(),
+            events: eventsBefore + events.length,
           },
         });
       }
@@ -115,16 +151,33 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       events.push({ kind: 'model_start', at: now(), step });
       const reply = await ask({ messages, ...(input.tools ? { tools: input.tools } : {}) });
       messages.push(reply.assistantMessage);
-      events.push({ kind: 'model_end', at: now(), step, ms: reply.latencyMs, calls: reply.calls.length, tokens: reply.usage.totalTokens });
-      if (reply.calls.length === 0) return finish({ status: 'completed', answer: reply.final ?? '', steps: step, usage });
+      events.push({
+        kind: 'model_end',
+        at: now(),
+        step,
+        ms: reply.latencyMs,
+        calls: reply.calls.length,
+        tokens: reply.usage.totalTokens,
+      });
+      if (reply.calls.length === 0)
+        return finish({ status: 'completed', answer: reply.final ?? '', steps: step, usage });
 
       for (const call of reply.calls) {
-        if (call.rejected) events.push({ kind: 'rejected', at: now(), step, callId: call.id, name: call.name, reason: call.rejected });
+        if (call.rejected)
+          events.push({ kind: 'rejected', at: now(), step, callId: call.id, name: call.name, reason: call.rejected });
       }
       const runnable = reply.calls.filter((c) => !c.rejected);
-      addTo(toolsUsed, SA_TOOLS, runnable.map((c) => c.name));
+      addTo(
+        toolsUsed,
+        SA_TOOLS,
+        runnable.map((c) => c.name),
+      );
       const results = await runCalls({ jobId, input, step, events, locks, approvals, setStatus }, reply.calls);
-      addTo(written, SA_WROTE, runnable.flatMap((c) => (c.effect === 'write' && !results.get(c.id)!.isError ? c.resources : [])));
+      addTo(
+        written,
+        SA_WROTE,
+        runnable.flatMap((c) => (c.effect === 'write' && !results.get(c.id)!.isError ? c.resources : [])),
+      );
       for (const call of reply.calls) {
         const content = call.rejected ? `Error: ${call.rejected}` : results.get(call.id)!.output;
         messages.push({ role: 'tool', tool_call_id: call.id, content });
@@ -132,7 +185,13 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       const stuck = watch.step(reply.calls);
       if (stuck) return await stopEarly(stuck);
     }
-    return finish({ status: 'max_steps', answer: null, steps: step, usage, reason: `reached the limit of ${maxSteps} steps` });
+    return finish({
+      status: 'max_steps',
+      answer: null,
+      steps: step,
+      usage,
+      reason: `reached the limit of ${maxSteps} steps`,
+    });
   } catch (err) {
     if (isCancellation(err)) {
       events.push({ kind: 'cancelled', at: now(), step });

@@ -24,8 +24,14 @@ export class Approvals {
       {
         validator: (d) => {
           const p = this.#pending.get(d.callId);
-          if (!p) throw new Error(`No call '${d.callId}' of this job waits for approval (waiting: ${[...this.#pending.keys()].join(', ') || 'none'}).`);
-          if (d.argsHash !== p.argsHash) throw new Error(`The decision is for other arguments (hash ${d.argsHash.slice(0, 12)}…) than call '${d.callId}' has (${p.argsHash.slice(0, 12)}…).`);
+          if (!p)
+            throw new Error(
+              `No call '${d.callId}' of this job waits for approval (waiting: ${[...this.#pending.keys()].join(', ') || 'none'}).`,
+            );
+          if (d.argsHash !== p.argsHash)
+            throw new Error(
+              `The decision is for other arguments (hash ${d.argsHash.slice(0, 12)}…) than call '${d.callId}' has (${p.argsHash.slice(0, 12)}…).`,
+            );
           if (!d.by?.trim()) throw new Error('Say who decides (--by NAME).');
         },
       },
@@ -38,11 +44,25 @@ export class Approvals {
 
   async decide(call: PlannedCall, step: number, timeoutMs: number): Promise<ApprovalDecision> {
     const now = Date.now();
-    this.#pending.set(call.id, { callId: call.id, step, name: call.name, args: call.args, argsHash: call.argsHash, requestedAt: now, timeoutAt: now + timeoutMs });
+    this.#pending.set(call.id, {
+      callId: call.id,
+      step,
+      name: call.name,
+      args: call.args,
+      argsHash: call.argsHash,
+      requestedAt: now,
+      timeoutAt: now + timeoutMs,
+    });
     try {
       const decided = await condition(() => this.#decided.has(call.id), timeoutMs);
       if (!decided) {
-        return { callId: call.id, approve: false, by: 'timeout', reason: `no decision within ${humanDuration(timeoutMs)}`, argsHash: call.argsHash };
+        return {
+          callId: call.id,
+          approve: false,
+          by: 'timeout',
+          reason: `no decision within ${humanDuration(timeoutMs)}`,
+          argsHash: call.argsHash,
+        };
       }
       return this.#decided.get(call.id)!;
     } finally {

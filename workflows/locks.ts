@@ -1,4 +1,10 @@
-import { CancellationScope, condition, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { lockWorkflowId, type LockGrant, type LockOptions } from '../src/workflow-safe/lock-types.js';
 import { lockGrantedSignal, releaseSignal, renewSignal } from '../src/workflow-safe/messages.js';
@@ -22,7 +28,10 @@ export class TurnLocks {
   readonly #grants = new Map<string, LockGrant>();
   readonly #leaseMs: number;
 
-  constructor(private readonly jobId: string, private readonly options: LockOptions = {}) {
+  constructor(
+    private readonly jobId: string,
+    private readonly options: LockOptions = {},
+  ) {
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     // Keyed by call and key, not by request id: the request id holds the workflow id, which a
     // replay (`dagent replay`, CI's history replays) may not reproduce.
@@ -31,14 +40,23 @@ export class TurnLocks {
     });
   }
 
-  async withLocks<T>(callId: string, keys: string[], onGrant: (g: LockGrant) => void, fn: (grants: LockGrant[]) => Promise<T>): Promise<T> {
+  async withLocks<T>(
+    callId: string,
+    keys: string[],
+    onGrant: (g: LockGrant) => void,
+    fn: (grants: LockGrant[]) => Promise<T>,
+  ): Promise<T> {
     const requested: Array<{ key: string; requestId: string }> = [];
     const held: LockGrant[] = [];
     try {
       for (const key of [...new Set(keys)].sort()) {
         const requestId = `${this.jobId}/${callId}/${key}`;
         requested.push({ key, requestId });
-        await requestLock({ key, request: { requestId, workflowId: this.jobId, callId, leaseMs: this.#leaseMs }, options: this.options });
+        await requestLock({
+          key,
+          request: { requestId, workflowId: this.jobId, callId, leaseMs: this.#leaseMs },
+          options: this.options,
+        });
         const k = grantKey(callId, key);
         await condition(() => this.#grants.has(k));
         const grant = this.#grants.get(k)!;
@@ -48,7 +66,11 @@ export class TurnLocks {
       return await this.#renewing(held, () => fn(held));
     } finally {
       await CancellationScope.nonCancellable(() =>
-        Promise.all(requested.map((r) => quietly(getExternalWorkflowHandle(lockWorkflowId(r.key)).signal(releaseSignal, { requestId: r.requestId })))),
+        Promise.all(
+          requested.map((r) =>
+            quietly(getExternalWorkflowHandle(lockWorkflowId(r.key)).signal(releaseSignal, { requestId: r.requestId })),
+          ),
+        ),
       );
       for (const r of requested) this.#grants.delete(grantKey(callId, r.key));
     }
@@ -58,7 +80,11 @@ export class TurnLocks {
     let done = false;
     const renewer = (async () => {
       while (!(await condition(() => done, Math.max(100, Math.floor(this.#leaseMs / 3))))) {
-        await Promise.all(held.map((g) => quietly(getExternalWorkflowHandle(lockWorkflowId(g.key)).signal(renewSignal, { requestId: g.requestId }))));
+        await Promise.all(
+          held.map((g) =>
+            quietly(getExternalWorkflowHandle(lockWorkflowId(g.key)).signal(renewSignal, { requestId: g.requestId })),
+          ),
+        );
       }
     })().catch(() => {}); // on cancellation the call itself reports it; an unawaited rejection would fail the workflow task
     try {

@@ -45,10 +45,22 @@ export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<
   const runnable = calls.filter((c) => !c.rejected);
 
   const execute = async (call: PlannedCall, fencingTokens: Record<string, number>): Promise<ToolResult> => {
-    events.push({ kind: 'tool_start', at: now(), step, callId: call.id, name: call.name, args: preview(call.rawArguments) });
+    events.push({
+      kind: 'tool_start',
+      at: now(),
+      step,
+      callId: call.id,
+      name: call.name,
+      args: preview(call.rawArguments),
+    });
     const started = now();
     try {
-      return await toolActivity(call)({ jobId, workspace: input.workspace, call: { id: call.id, name: call.name, args: call.args, ...(call.argsRef ? { argsRef: call.argsRef } : {}) }, fencingTokens });
+      return await toolActivity(call)({
+        jobId,
+        workspace: input.workspace,
+        call: { id: call.id, name: call.name, args: call.args, ...(call.argsRef ? { argsRef: call.argsRef } : {}) },
+        fencingTokens,
+      });
     } catch (err) {
       if (isCancellation(err)) throw err;
       const output = call.idempotent
@@ -64,9 +76,24 @@ export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<
       ctx.setStatus('awaiting_approval');
       const d = await ctx.approvals.decide(call, step, input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);
       if (ctx.approvals.waiting === 0) ctx.setStatus('running');
-      events.push({ kind: 'approval', at: now(), step, callId: call.id, name: call.name, approve: d.approve, by: d.by, ...(d.reason ? { reason: d.reason } : {}) });
+      events.push({
+        kind: 'approval',
+        at: now(),
+        step,
+        callId: call.id,
+        name: call.name,
+        approve: d.approve,
+        by: d.by,
+        ...(d.reason ? { reason: d.reason } : {}),
+      });
       if (!d.approve) {
-        return { callId: call.id, output: `Denied by ${d.by}${d.reason ? `: ${d.reason}` : ''}. The call did not run.`, isError: true, startedAt: now(), endedAt: now() };
+        return {
+          callId: call.id,
+          output: `Denied by ${d.by}${d.reason ? `: ${d.reason}` : ''}. The call did not run.`,
+          isError: true,
+          startedAt: now(),
+          endedAt: now(),
+        };
       }
     }
     const locked = call.effect === 'write' && call.resources.length > 0 && (input.locks ?? true);
@@ -75,7 +102,17 @@ export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<
     return ctx.locks.withLocks(
       call.id,
       call.resources,
-      (g) => events.push({ kind: 'lock_granted', at: now(), step, callId: call.id, key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder }),
+      (g) =>
+        events.push({
+          kind: 'lock_granted',
+          at: now(),
+          step,
+          callId: call.id,
+          key: g.key,
+          token: g.token,
+          waitedMs: g.waitedMs,
+          previousHolder: g.previousHolder,
+        }),
       (grants) => execute(call, Object.fromEntries(grants.map((g) => [g.key, g.token]))),
     );
   };
@@ -85,8 +122,14 @@ export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<
     const result = await runOne(call);
     results.set(call.id, result);
     events.push({
-      kind: 'tool_end', at: now(), step, callId: call.id, name: call.name,
-      ms: result.endedAt - result.startedAt, isError: result.isError, preview: result.preview ?? preview(result.output),
+      kind: 'tool_end',
+      at: now(),
+      step,
+      callId: call.id,
+      name: call.name,
+      ms: result.endedAt - result.startedAt,
+      isError: result.isError,
+      preview: result.preview ?? preview(result.output),
     });
   });
   return results;

@@ -12,7 +12,9 @@ const worker = await createAgentWorker({ address, taskQueue, model: modelConfigF
 const running = worker.run();
 const client = new Client({ connection: await Connection.connect({ address }) });
 const result = await client.workflow.execute<typeof draftThenReview>('draftThenReview', {
-  taskQueue, workflowId: `draft-review-${Date.now()}`, args: [process.cwd()],
+  taskQueue,
+  workflowId: `draft-review-${Date.now()}`,
+  args: [process.cwd()],
 });
 console.log(JSON.stringify(result));
 worker.shutdown();

@@ -14,10 +14,19 @@ export const wordCount = defineTool({
 
 const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
 const taskQueue = process.env.TASK_QUEUE ?? 'my-agents';
-const worker = await createAgentWorker({ address, taskQueue, model: modelConfigFromEnv()!, tools: [...builtinTools, wordCount] });
+const worker = await createAgentWorker({
+  address,
+  taskQueue,
+  model: modelConfigFromEnv()!,
+  tools: [...builtinTools, wordCount],
+});
 const running = worker.run();
 const client = new Client({ connection: await Connection.connect({ address }) });
-const job = await startJob(client, { task: 'How many words has "to be or not to be"?', workspace: process.cwd(), taskQueue });
+const job = await startJob(client, {
+  task: 'How many words has "to be or not to be"?',
+  workspace: process.cwd(),
+  taskQueue,
+});
 console.log((await job.result()).answer);
 worker.shutdown();
 await running;

@@ -3,8 +3,22 @@ import type { temporal } from '@temporalio/proto';
 import type { LockGrant } from '../workflow-safe/lock-types.js';
 import { fromHistory, isReference, type ContentStore } from '../content/store.js';
 import { preview } from '../workflow-safe/preview.js';
-import type { ApprovalDecision, ModelRequest, ModelStep, PlannedCall, ToolRequest, ToolResult, TurnResult } from '../workflow-safe/types.js';
-import { AUDIT_SCHEMA_VERSION, type AuditRecord, type JobEndRecord, type ModelCallRecord, type ToolCallRecord } from './schema.js';
+import type {
+  ApprovalDecision,
+  ModelRequest,
+  ModelStep,
+  PlannedCall,
+  ToolRequest,
+  ToolResult,
+  TurnResult,
+} from '../workflow-safe/types.js';
+import {
+  AUDIT_SCHEMA_VERSION,
+  type AuditRecord,
+  type JobEndRecord,
+  type ModelCallRecord,
+  type ToolCallRecord,
+} from './schema.js';
 
 type History = temporal.api.history.v1.IHistory;
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -61,29 +75,53 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
       const args = decode<Record<string, unknown>>(a.input) ?? {};
       input.requireApproval = (args.requireApproval as string[] | undefined) ?? [];
       push(ms, {
-        schemaVersion: v, type: 'job_start', jobId, at: iso(ms)!, runId: a.originalExecutionRunId ?? '',
-        workflowType: a.workflowType?.name ?? '', input: args,
+        schemaVersion: v,
+        type: 'job_start',
+        jobId,
+        at: iso(ms)!,
+        runId: a.originalExecutionRunId ?? '',
+        workflowType: a.workflowType?.name ?? '',
+        input: args,
       });
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
       const run: ActivityRun = {
-        type: a.activityType?.name ?? '', input: decode(a.input), scheduledMs: ms, startedMs: null, endedMs: null,
-        attempt: 0, lastFailure: null, outcome: 'running', result: undefined, error: null,
+        type: a.activityType?.name ?? '',
+        input: decode(a.input),
+        scheduledMs: ms,
+        startedMs: null,
+        endedMs: null,
+        attempt: 0,
+        lastFailure: null,
+        outcome: 'running',
+        result: undefined,
+        error: null,
       };
       runs.set(id, run);
       order.push(run);
     } else if (e.activityTaskStartedEventAttributes) {
       const a = e.activityTaskStartedEventAttributes;
       const run = runs.get(num(a.scheduledEventId));
-      if (run) Object.assign(run, { startedMs: ms, attempt: a.attempt ?? 1, lastFailure: failureMessage(a.lastFailure) });
+      if (run)
+        Object.assign(run, { startedMs: ms, attempt: a.attempt ?? 1, lastFailure: failureMessage(a.lastFailure) });
     } else if (e.activityTaskCompletedEventAttributes) {
       const a = e.activityTaskCompletedEventAttributes;
       const run = runs.get(num(a.scheduledEventId));
       if (run) Object.assign(run, { endedMs: ms, outcome: 'ok', result: decode(a.result) });
-    } else if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes || e.activityTaskCanceledEventAttributes) {
-      const a = (e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes)!;
+    } else if (
+      e.activityTaskFailedEventAttributes ||
+      e.activityTaskTimedOutEventAttributes ||
+      e.activityTaskCanceledEventAttributes
+    ) {
+      const a = (e.activityTaskFailedEventAttributes ??
+        e.activityTaskTimedOutEventAttributes ??
+        e.activityTaskCanceledEventAttributes)!;
       const run = runs.get(num(a.scheduledEventId));
-      const outcome = e.activityTaskFailedEventAttributes ? 'failed' : e.activityTaskTimedOutEventAttributes ? 'timed_out' : 'cancelled';
+      const outcome = e.activityTaskFailedEventAttributes
+        ? 'failed'
+        : e.activityTaskTimedOutEventAttributes
+          ? 'timed_out'
+          : 'cancelled';
       const failure = 'failure' in a ? (a.failure as temporal.api.failure.v1.IFailure) : null;
       if (run) Object.assign(run, { endedMs: ms, outcome, error: failureMessage(failure) ?? outcome });
     } else if (e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'decide') {
@@ -94,17 +132,78 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
       if (g) grants.set(g.callId, [...(grants.get(g.callId) ?? []), g]);
     } else if (e.workflowExecutionCompletedEventAttributes) {
       const r = decode<TurnResult>(e.workflowExecutionCompletedEventAttributes.result);
-      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: r?.status ?? 'completed', reason: r?.reason ?? null, answer: r?.answer ?? null, steps: r?.steps ?? null, usage: r?.usage ?? null, error: null };
+      end = {
+        schemaVersion: v,
+        type: 'job_end',
+        jobId,
+        at: iso(ms)!,
+        status: r?.status ?? 'completed',
+        reason: r?.reason ?? null,
+        answer: r?.answer ?? null,
+        steps: r?.steps ?? null,
+        usage: r?.usage ?? null,
+        error: null,
+      };
     } else if (e.workflowExecutionFailedEventAttributes) {
-      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'failed', answer: null, steps: null, usage: null, error: failureMessage(e.workflowExecutionFailedEventAttributes.failure) };
+      end = {
+        schemaVersion: v,
+        type: 'job_end',
+        jobId,
+        at: iso(ms)!,
+        status: 'failed',
+        answer: null,
+        steps: null,
+        usage: null,
+        error: failureMessage(e.workflowExecutionFailedEventAttributes.failure),
+      };
     } else if (e.workflowExecutionTerminatedEventAttributes) {
-      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'terminated', answer: null, steps: null, usage: null, error: e.workflowExecutionTerminatedEventAttributes.reason ?? null };
+      end = {
+        schemaVersion: v,
+        type: 'job_end',
+        jobId,
+        at: iso(ms)!,
+        status: 'terminated',
+        answer: null,
+        steps: null,
+        usage: null,
+        error: e.workflowExecutionTerminatedEventAttributes.reason ?? null,
+      };
     } else if (e.workflowExecutionCanceledEventAttributes) {
-      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'cancelled', answer: null, steps: null, usage: null, error: null };
+      end = {
+        schemaVersion: v,
+        type: 'job_end',
+        jobId,
+        at: iso(ms)!,
+        status: 'cancelled',
+        answer: null,
+        steps: null,
+        usage: null,
+        error: null,
+      };
     } else if (e.workflowExecutionTimedOutEventAttributes) {
-      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'timed_out', answer: null, steps: null, usage: null, error: null };
+      end = {
+        schemaVersion: v,
+        type: 'job_end',
+        jobId,
+        at: iso(ms)!,
+        status: 'timed_out',
+        answer: null,
+        steps: null,
+        usage: null,
+        error: null,
+      };
     } else if (e.workflowExecutionContinuedAsNewEventAttributes) {
-      end = { schemaVersion: v, type: 'job_end', jobId, at: iso(ms)!, status: 'continued_as_new', answer: null, steps: null, usage: null, error: null };
+      end = {
+        schemaVersion: v,
+        type: 'job_end',
+        jobId,
+        at: iso(ms)!,
+        status: 'continued_as_new',
+        answer: null,
+        steps: null,
+        usage: null,
+        error: null,
+      };
     }
   }
 
@@ -114,33 +213,64 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
     if (run.type === 'callModel') {
       const req = run.input as ModelRequest;
       const step = run.result as ModelStep | undefined;
-      for (const c of step?.calls ?? []) planned.set(c.id, { call: c, step: req.step, atMs: run.endedMs ?? run.scheduledMs });
+      for (const c of step?.calls ?? [])
+        planned.set(c.id, { call: c, step: req.step, atMs: run.endedMs ?? run.scheduledMs });
       const rec: ModelCallRecord = {
-        schemaVersion: v, type: 'model_call', jobId, at: iso(run.scheduledMs)!, step: req.step,
-        model: step?.model ?? req.model ?? null, format: req.toolFormat ?? 'native', messagesSent: req.messages.length,
-        startedAt: iso(run.startedMs), endedAt: iso(run.endedMs),
-        durationMs: step?.latencyMs ?? (run.startedMs !== null && run.endedMs !== null ? run.endedMs - run.startedMs : null),
-        attempts: Math.max(1, run.attempt), lastFailure: run.lastFailure, status: run.outcome, error: run.error,
-        finishReason: step?.finishReason ?? null, usage: step?.usage ?? null,
-        content: step?.assistantMessage.content ?? null, callIds: (step?.calls ?? []).map((c) => c.id),
+        schemaVersion: v,
+        type: 'model_call',
+        jobId,
+        at: iso(run.scheduledMs)!,
+        step: req.step,
+        model: step?.model ?? req.model ?? null,
+        format: req.toolFormat ?? 'native',
+        messagesSent: req.messages.length,
+        startedAt: iso(run.startedMs),
+        endedAt: iso(run.endedMs),
+        durationMs:
+          step?.latencyMs ?? (run.startedMs !== null && run.endedMs !== null ? run.endedMs - run.startedMs : null),
+        attempts: Math.max(1, run.attempt),
+        lastFailure: run.lastFailure,
+        status: run.outcome,
+        error: run.error,
+        finishReason: step?.finishReason ?? null,
+        usage: step?.usage ?? null,
+        content: step?.assistantMessage.content ?? null,
+        callIds: (step?.calls ?? []).map((c) => c.id),
       };
       push(run.scheduledMs, rec);
       for (const c of step?.calls ?? []) {
-        if (c.rejected) push(run.endedMs ?? run.scheduledMs, toolRecord(jobId, req.step, c, null, [], run.endedMs ?? run.scheduledMs, null));
+        if (c.rejected)
+          push(
+            run.endedMs ?? run.scheduledMs,
+            toolRecord(jobId, req.step, c, null, [], run.endedMs ?? run.scheduledMs, null),
+          );
       }
     } else if (run.type === 'runTool') {
       const req = run.input as ToolRequest;
       const p = planned.get(req.call.id);
       if (!p) continue;
       ran.add(req.call.id);
-      push(run.scheduledMs, toolRecord(jobId, p.step, p.call, run, grants.get(req.call.id) ?? [], run.scheduledMs, decisions.get(req.call.id) ?? null));
+      push(
+        run.scheduledMs,
+        toolRecord(
+          jobId,
+          p.step,
+          p.call,
+          run,
+          grants.get(req.call.id) ?? [],
+          run.scheduledMs,
+          decisions.get(req.call.id) ?? null,
+        ),
+      );
     }
   }
   // Calls that never reached a tool activity: denied (by a person or the approval timeout), or cut off.
   for (const [id, p] of planned) {
     if (p.call.rejected || ran.has(id)) continue;
     const needed = p.call.needsApproval || input.requireApproval.includes(p.call.name);
-    const decision = decisions.get(id) ?? (needed && end ? { approve: false, by: 'timeout', reason: 'no decision in time', decidedAt: null } : null);
+    const decision =
+      decisions.get(id) ??
+      (needed && end ? { approve: false, by: 'timeout', reason: 'no decision in time', decidedAt: null } : null);
     const rec = toolRecord(jobId, p.step, p.call, null, [], p.atMs, decision);
     if (decision && !decision.approve) rec.status = 'denied';
     else if (needed && !end) rec.status = 'running'; // still waiting for a decision
@@ -148,25 +278,76 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
   }
   records.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
   const out = records.map((x) => x.r);
-  out.push(end ?? { schemaVersion: v, type: 'job_end', jobId, at: iso(Date.now())!, status: 'running', answer: null, steps: null, usage: null, error: null });
+  out.push(
+    end ?? {
+      schemaVersion: v,
+      type: 'job_end',
+      jobId,
+      at: iso(Date.now())!,
+      status: 'running',
+      answer: null,
+      steps: null,
+      usage: null,
+      error: null,
+    },
+  );
   return out;
 }
 
 type Approval = NonNullable<ToolCallRecord['approval']>;
 
-function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRun | null, grants: LockGrant[], atMs: number, approval: Approval | null): ToolCallRecord {
+function toolRecord(
+  jobId: string,
+  step: number,
+  c: PlannedCall,
+  run: ActivityRun | null,
+  grants: LockGrant[],
+  atMs: number,
+  approval: Approval | null,
+): ToolCallRecord {
   const result = run?.result as ToolResult | undefined;
-  const status: ToolCallRecord['status'] = c.rejected ? 'rejected' : !run ? 'not_run' : run.outcome === 'ok' ? (result?.isError ? 'error' : 'ok') : run.outcome;
+  const status: ToolCallRecord['status'] = c.rejected
+    ? 'rejected'
+    : !run
+      ? 'not_run'
+      : run.outcome === 'ok'
+        ? result?.isError
+          ? 'error'
+          : 'ok'
+        : run.outcome;
   return {
-    schemaVersion: AUDIT_SCHEMA_VERSION, type: 'tool_call', jobId, at: iso(atMs)!, step, callId: c.id, name: c.name, format: c.format ?? 'native',
-    arguments: c.args ?? null, rawArguments: c.rawArguments, rawText: c.rawText ?? null, effect: c.effect, resources: c.resources,
-    idempotent: c.idempotent, locks: grants.map((g) => ({ key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder })),
-    status, rejected: c.rejected ?? null, approval,
+    schemaVersion: AUDIT_SCHEMA_VERSION,
+    type: 'tool_call',
+    jobId,
+    at: iso(atMs)!,
+    step,
+    callId: c.id,
+    name: c.name,
+    format: c.format ?? 'native',
+    arguments: c.args ?? null,
+    rawArguments: c.rawArguments,
+    rawText: c.rawText ?? null,
+    effect: c.effect,
+    resources: c.resources,
+    idempotent: c.idempotent,
+    locks: grants.map((g) => ({ key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder })),
+    status,
+    rejected: c.rejected ?? null,
+    approval,
     startedAt: result ? iso(result.startedAt) : iso(run?.startedMs ?? null),
     endedAt: result ? iso(result.endedAt) : iso(run?.endedMs ?? null),
     durationMs: result ? result.endedAt - result.startedAt : null,
-    attempts: run ? run.attempt : 0, lastFailure: run?.lastFailure ?? null, error: run?.error ?? null,
-    result: result ? { output: result.output, isError: result.isError, bytes: Buffer.byteLength(result.output), preview: preview(result.output, 100) } : null,
+    attempts: run ? run.attempt : 0,
+    lastFailure: run?.lastFailure ?? null,
+    error: run?.error ?? null,
+    result: result
+      ? {
+          output: result.output,
+          isError: result.isError,
+          bytes: Buffer.byteLength(result.output),
+          preview: preview(result.output, 100),
+        }
+      : null,
   };
 }
 
@@ -176,25 +357,38 @@ function toolRecord(jobId: string, step: number, c: PlannedCall, run: ActivityRu
  */
 export function historiesToRecords(jobId: string, histories: History[]): AuditRecord[] {
   const all = histories.map((h) => historyToRecords(jobId, h));
-  return all.flatMap((records, i) => records.filter((r) =>
-    !(r.type === 'job_start' && i > 0) && !(r.type === 'job_end' && i < all.length - 1)));
+  return all.flatMap((records, i) =>
+    records.filter((r) => !(r.type === 'job_start' && i > 0) && !(r.type === 'job_end' && i < all.length - 1)),
+  );
 }
 
 /** Replaces content-store references (long outputs, arguments, replies) with the stored text, where the store has it. */
 export async function resolveContent(records: AuditRecord[], store: ContentStore): Promise<AuditRecord[]> {
   const expand = async (v: string | null) => (v !== null && isReference(v) ? fromHistory(store, v).catch(() => v) : v);
-  return Promise.all(records.map(async (r): Promise<AuditRecord> => {
-    if (r.type === 'model_call') return { ...r, content: await expand(r.content) };
-    if (r.type !== 'tool_call') return r;
-    const rawArguments = (await expand(r.rawArguments))!;
-    let args = r.arguments;
-    if (args === null && !r.rejected && rawArguments !== r.rawArguments) {
-      try { args = JSON.parse(rawArguments); } catch { /* keep null */ }
-    }
-    const output = r.result ? (await expand(r.result.output))! : null;
-    return {
-      ...r, rawArguments, arguments: args, rawText: await expand(r.rawText),
-      result: r.result && output !== null ? { ...r.result, output, bytes: Buffer.byteLength(output), preview: preview(output, 100) } : r.result,
-    };
-  }));
+  return Promise.all(
+    records.map(async (r): Promise<AuditRecord> => {
+      if (r.type === 'model_call') return { ...r, content: await expand(r.content) };
+      if (r.type !== 'tool_call') return r;
+      const rawArguments = (await expand(r.rawArguments))!;
+      let args = r.arguments;
+      if (args === null && !r.rejected && rawArguments !== r.rawArguments) {
+        try {
+          args = JSON.parse(rawArguments);
+        } catch {
+          /* keep null */
+        }
+      }
+      const output = r.result ? (await expand(r.result.output))! : null;
+      return {
+        ...r,
+        rawArguments,
+        arguments: args,
+        rawText: await expand(r.rawText),
+        result:
+          r.result && output !== null
+            ? { ...r.result, output, bytes: Buffer.byteLength(output), preview: preview(output, 100) }
+            : r.result,
+      };
+    }),
+  );
 }

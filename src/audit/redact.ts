@@ -12,7 +12,8 @@ const PATTERNS: RegExp[] = [
 ];
 // `password = "…"`-style assignments whose value looks like a credential (12+ key characters with a
 // digit), so that code such as `token = getToken()` is left alone.
-const ASSIGNMENT = /\b([\w-]*(?:api[_-]?key|secret|token|password|passwd)[\w-]*)(\s*[:=]\s*)(["']?)((?=[A-Za-z0-9_\-+/=]*\d)[A-Za-z0-9_\-+/=]{12,})\3/gi;
+const ASSIGNMENT =
+  /\b([\w-]*(?:api[_-]?key|secret|token|password|passwd)[\w-]*)(\s*[:=]\s*)(["']?)((?=[A-Za-z0-9_\-+/=]*\d)[A-Za-z0-9_\-+/=]{12,})\3/gi;
 
 /**
  * A redactor for this process: the values of environment variables named like secrets (8+

@@ -11,10 +11,17 @@ export function recordsToScenario(records: AuditRecord[], name: string): Scenari
   const steps = records.flatMap((r) => {
     if (r.type !== 'model_call' || r.status !== 'ok') return [];
     const status = Number(/HTTP (\d{3})/.exec(r.lastFailure ?? '')?.[1] ?? 500);
-    const toolCalls = r.format === 'native'
-      ? r.callIds.map((id) => ({ id, name: tools.get(id)?.name ?? 'unknown', arguments: tools.get(id)?.rawArguments ?? '' }))
-      : [];
-    return [{ faults: Array.from({ length: r.attempts - 1 }, () => ({ status })), reply: { content: r.content, toolCalls } }];
+    const toolCalls =
+      r.format === 'native'
+        ? r.callIds.map((id) => ({
+            id,
+            name: tools.get(id)?.name ?? 'unknown',
+            arguments: tools.get(id)?.rawArguments ?? '',
+          }))
+        : [];
+    return [
+      { faults: Array.from({ length: r.attempts - 1 }, () => ({ status })), reply: { content: r.content, toolCalls } },
+    ];
   });
   const task = (start?.input as { task?: string } | undefined)?.task;
   return { name, description: `Recorded from job ${records[0]?.jobId ?? name}`, ...(task ? { task } : {}), steps };

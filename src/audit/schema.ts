@@ -38,7 +38,12 @@ export const modelCallRecord = z.object({
   callIds: z.array(z.string()),
 });
 
-export const lockRecord = z.object({ key: z.string(), token: z.number(), waitedMs: z.number(), previousHolder: z.string().nullable() });
+export const lockRecord = z.object({
+  key: z.string(),
+  token: z.number(),
+  waitedMs: z.number(),
+  previousHolder: z.string().nullable(),
+});
 
 export const toolCallRecord = z.object({
   ...base,
@@ -57,7 +62,10 @@ export const toolCallRecord = z.object({
   status: z.enum(['ok', 'error', 'failed', 'timed_out', 'cancelled', 'rejected', 'denied', 'running', 'not_run']),
   rejected: z.string().nullable(),
   /** The human decision on a call that needed approval (added in v1, optional). */
-  approval: z.object({ approve: z.boolean(), by: z.string(), reason: z.string().nullable(), decidedAt: z.string().nullable() }).nullable().optional(),
+  approval: z
+    .object({ approve: z.boolean(), by: z.string(), reason: z.string().nullable(), decidedAt: z.string().nullable() })
+    .nullable()
+    .optional(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   durationMs: z.number().nullable(),
@@ -70,7 +78,19 @@ export const toolCallRecord = z.object({
 export const jobEndRecord = z.object({
   ...base,
   type: z.literal('job_end'),
-  status: z.enum(['completed', 'max_steps', 'token_budget', 'time_budget', 'no_progress', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued_as_new', 'running']),
+  status: z.enum([
+    'completed',
+    'max_steps',
+    'token_budget',
+    'time_budget',
+    'no_progress',
+    'failed',
+    'cancelled',
+    'terminated',
+    'timed_out',
+    'continued_as_new',
+    'running',
+  ]),
   /** Why the job stopped before a final answer (budgets, no progress). Added in v1, optional. */
   reason: z.string().nullable().optional(),
   answer: z.string().nullable(),
@@ -79,7 +99,12 @@ export const jobEndRecord = z.object({
   error: z.string().nullable(),
 });
 
-export const auditRecord = z.discriminatedUnion('type', [jobStartRecord, modelCallRecord, toolCallRecord, jobEndRecord]);
+export const auditRecord = z.discriminatedUnion('type', [
+  jobStartRecord,
+  modelCallRecord,
+  toolCallRecord,
+  jobEndRecord,
+]);
 
 export type AuditRecord = z.output<typeof auditRecord>;
 export type ModelCallRecord = z.output<typeof modelCallRecord>;

@@ -7,7 +7,9 @@ const rel = (t: string, t0: number) => `+${((Date.parse(t) - t0) / 1000).toFixed
 function overlapsAnother(r: ToolCallRecord, all: ToolCallRecord[]): boolean {
   if (!r.startedAt || !r.endedAt) return false;
   const [a0, a1] = [Date.parse(r.startedAt), Date.parse(r.endedAt)];
-  return all.some((o) => o !== r && o.startedAt && o.endedAt && Date.parse(o.startedAt) < a1 && a0 < Date.parse(o.endedAt));
+  return all.some(
+    (o) => o !== r && o.startedAt && o.endedAt && Date.parse(o.startedAt) < a1 && a0 < Date.parse(o.endedAt),
+  );
 }
 
 /** The audit records as a readable timeline; parallel tool calls are marked ∥. */
@@ -22,37 +24,66 @@ export function formatTimeline(records: AuditRecord[]): string {
         const i = r.input as { task?: string; workspace?: string; model?: string; toolFormat?: string };
         lines.push(`Job ${r.jobId} (${r.workflowType}), started ${r.at}`);
         lines.push(`  task: ${preview(i.task ?? '', 200)}`);
-        lines.push(`  workspace: ${i.workspace ?? '?'}   model: ${i.model ?? '(worker default)'}   format: ${i.toolFormat ?? 'native'}`);
+        lines.push(
+          `  workspace: ${i.workspace ?? '?'}   model: ${i.model ?? '(worker default)'}   format: ${i.toolFormat ?? 'native'}`,
+        );
         break;
       }
       case 'model_call': {
         const retry = r.attempts > 1 ? `  attempts ${r.attempts} (before: ${preview(r.lastFailure ?? '', 80)})` : '';
-        const what = r.status !== 'ok' ? `${r.status}: ${r.error}` : r.callIds.length ? `${r.callIds.length} tool call${r.callIds.length > 1 ? 's' : ''}` : 'final answer';
-        lines.push(`${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}`);
+        const what =
+          r.status !== 'ok'
+            ? `${r.status}: ${r.error}`
+            : r.callIds.length
+              ? `${r.callIds.length} tool call${r.callIds.length > 1 ? 's' : ''}`
+              : 'final answer';
+        lines.push(
+          `${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}`,
+        );
         break;
       }
       case 'tool_call': {
-        const mark = overlapsAnother(r, tools.filter((t) => t.step === r.step)) ? '∥' : ' ';
+        const mark = overlapsAnother(
+          r,
+          tools.filter((t) => t.step === r.step),
+        )
+          ? '∥'
+          : ' ';
         const call = `${r.name} ${preview(r.rawArguments, 70)}`;
         if (r.status === 'rejected') {
           lines.push(`${rel(r.at, t0)}    ✗ ${call}  rejected: ${preview(r.rejected ?? '', 120)}`);
           break;
         }
-        const approval = r.approval ? `  ${r.approval.approve ? 'approved' : 'denied'} by ${r.approval.by}${r.approval.reason ? ` (${preview(r.approval.reason, 60)})` : ''}` : '';
+        const approval = r.approval
+          ? `  ${r.approval.approve ? 'approved' : 'denied'} by ${r.approval.by}${r.approval.reason ? ` (${preview(r.approval.reason, 60)})` : ''}`
+          : '';
         if (r.status === 'denied') {
           lines.push(`${rel(r.at, t0)}    ✗ ${call}${approval}: not run`);
           break;
         }
-        const res = r.resources.length ? `${r.effect} ${r.resources.map((k) => k.replace(/^file:.*\//, 'file:…/')).join(',')}` : r.effect === 'write' ? 'write (barrier)' : 'read';
-        const lock = r.locks.map((l) => `lock token ${l.token}${l.waitedMs ? ` waited ${ms(l.waitedMs)}` : ''}`).join(', ');
+        const res = r.resources.length
+          ? `${r.effect} ${r.resources.map((k) => k.replace(/^file:.*\//, 'file:…/')).join(',')}`
+          : r.effect === 'write'
+            ? 'write (barrier)'
+            : 'read';
+        const lock = r.locks
+          .map((l) => `lock token ${l.token}${l.waitedMs ? ` waited ${ms(l.waitedMs)}` : ''}`)
+          .join(', ');
         const retry = r.attempts > 1 ? `  attempts ${r.attempts}` : '';
-        const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : r.error ?? '';
-        lines.push(`${rel(r.at, t0)}    ${mark} ${call}${approval}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`);
+        const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : (r.error ?? '');
+        lines.push(
+          `${rel(r.at, t0)}    ${mark} ${call}${approval}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`,
+        );
         break;
       }
       case 'job_end': {
-        if (r.status === 'running') { lines.push('           (still running)'); break; }
-        lines.push(`${rel(r.at, t0)}  end: ${r.status}${r.steps !== null ? ` after ${r.steps} steps` : ''}${r.usage ? ` (${r.usage.totalTokens} tokens)` : ''}`);
+        if (r.status === 'running') {
+          lines.push('           (still running)');
+          break;
+        }
+        lines.push(
+          `${rel(r.at, t0)}  end: ${r.status}${r.steps !== null ? ` after ${r.steps} steps` : ''}${r.usage ? ` (${r.usage.totalTokens} tokens)` : ''}`,
+        );
         if (r.answer) lines.push(`           answer: ${preview(r.answer, 200)}`);
         if (r.error) lines.push(`           error: ${r.error}`);
       }

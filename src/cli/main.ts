@@ -19,17 +19,31 @@ attached runs start none of their own), DAGENT_LOG_LEVEL, DAGENT_HOME, DAGENT_CO
 
 export function buildProgram(): Command {
   const program = new Command('dagent')
-    .description('Durable, auditable agent jobs on Temporal: every job is a workflow, every model and tool call an activity.')
+    .description(
+      'Durable, auditable agent jobs on Temporal: every job is a workflow, every model and tool call an activity.',
+    )
     .addHelpText('after', ENVIRONMENT)
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({ outputError: (s, write) => write(s.replace(/^error: /, 'dagent: ')) })
     .hook('preAction', () => checkEnv());
-  for (const register of [registerRun, registerSession, registerStatus, registerControl, registerFind, registerAudit, registerDemo, registerInfra]) {
+  for (const register of [
+    registerRun,
+    registerSession,
+    registerStatus,
+    registerControl,
+    registerFind,
+    registerAudit,
+    registerDemo,
+    registerInfra,
+  ]) {
     register(program);
   }
   // Every command: usage errors exit 2, help exits 0, with the same output handling as the program.
-  for (const c of program.commands) c.exitOverride().showHelpAfterError(`(dagent ${c.name()} --help for usage)`).configureOutput({ outputError: (s, write) => write(s.replace(/^error: /, `dagent ${c.name()}: `)) });
+  for (const c of program.commands)
+    c.exitOverride()
+      .showHelpAfterError(`(dagent ${c.name()} --help for usage)`)
+      .configureOutput({ outputError: (s, write) => write(s.replace(/^error: /, `dagent ${c.name()}: `)) });
   return program;
 }
 
@@ -44,7 +58,9 @@ export async function main(argv: string[]): Promise<number> {
     return lastExitCode();
   } catch (err) {
     if (err instanceof CommanderError) {
-      return err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version' ? 0 : 2;
+      return err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version'
+        ? 0
+        : 2;
     }
     const e = err as Error;
     const name = argv[0] ?? '';

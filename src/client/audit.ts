@@ -18,6 +18,10 @@ export async function fetchJobRuns(client: Client, jobId: string): Promise<tempo
  * A job's audit records, from its Temporal history (all runs; no worker needed), with long texts
  * resolved from the content store: every model call, tool call, approval and lock grant.
  */
-export async function readAudit(client: Client, jobId: string, store: ContentStore = new ContentStore()): Promise<AuditRecord[]> {
+export async function readAudit(
+  client: Client,
+  jobId: string,
+  store: ContentStore = new ContentStore(),
+): Promise<AuditRecord[]> {
   return resolveContent(historiesToRecords(jobId, await fetchJobRuns(client, jobId)), store);
 }

@@ -30,7 +30,10 @@ export class ContentStore {
     try {
       return await readFile(path.join(this.dir, m[1]!.slice(0, 2), m[1]!), 'utf8');
     } catch (err) {
-      throw new Error(`Content ${ref} is missing from ${this.dir} (${(err as NodeJS.ErrnoException).code}); workers and the CLI must share DAGENT_CONTENT_DIR.`);
+      throw new Error(
+        `Content ${ref} is missing from ${this.dir} (${(err as NodeJS.ErrnoException).code}); workers and the CLI must share DAGENT_CONTENT_DIR.`,
+        { cause: err },
+      );
     }
   }
 }
@@ -61,28 +64,59 @@ export async function fromHistory(store: ContentStore, value: string): Promise<s
  */
 export async function shrinkStep(store: ContentStore, step: ModelStep): Promise<ModelStep> {
   const msg = step.assistantMessage;
-  const calls = await Promise.all(step.calls.map(async (c) => {
-    const raw = await toHistory(store, c.rawArguments);
-    const rawText = c.rawText === undefined ? undefined : await toHistory(store, c.rawText);
-    const moved = raw !== c.rawArguments;
-    const { args, ...rest } = c;
-    return { ...rest, rawArguments: raw, ...(rawText !== undefined ? { rawText } : {}), ...(moved ? (args === undefined ? {} : { argsRef: raw }) : { args }) };
-  }));
-  const toolCalls = msg.tool_calls && (await Promise.all(msg.tool_calls.map(async (tc) => ({ ...tc, function: { ...tc.function, arguments: await toHistory(store, tc.function.arguments) } }))));
+  const calls = await Promise.all(
+    step.calls.map(async (c) => {
+      const raw = await toHistory(store, c.rawArguments);
+      const rawText = c.rawText === undefined ? undefined : await toHistory(store, c.rawText);
+      const moved = raw !== c.rawArguments;
+      const { args, ...rest } = c;
+      return {
+        ...rest,
+        rawArguments: raw,
+        ...(rawText !== undefined ? { rawText } : {}),
+        ...(moved ? (args === undefined ? {} : { argsRef: raw }) : { args }),
+      };
+    }),
+  );
+  const toolCalls =
+    msg.tool_calls &&
+    (await Promise.all(
+      msg.tool_calls.map(async (tc) => ({
+        ...tc,
+        function: { ...tc.function, arguments: await toHistory(store, tc.function.arguments) },
+      })),
+    ));
   return {
     ...step,
     calls,
-    assistantMessage: { ...msg, content: msg.content === null ? null : await toHistory(store, msg.content), ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+    assistantMessage: {
+      ...msg,
+      content: msg.content === null ? null : await toHistory(store, msg.content),
+      ...(toolCalls ? { tool_calls: toolCalls } : {}),
+    },
   };
 }
 
 /** The conversation with every reference replaced by its text, as the model must see it. */
 export async function expandMessages(store: ContentStore, messages: ChatMessage[]): Promise<ChatMessage[]> {
-  return Promise.all(messages.map(async (m): Promise<ChatMessage> => {
-    if (m.role === 'assistant') {
-      const toolCalls = m.tool_calls && (await Promise.all(m.tool_calls.map(async (tc) => ({ ...tc, function: { ...tc.function, arguments: await fromHistory(store, tc.function.arguments) } }))));
-      return { ...m, content: m.content === null ? null : await fromHistory(store, m.content), ...(toolCalls ? { tool_calls: toolCalls } : {}) };
-    }
-    return { ...m, content: await fromHistory(store, m.content) } as ChatMessage;
-  }));
+  return Promise.all(
+    messages.map(async (m): Promise<ChatMessage> => {
+      if (m.role === 'assistant') {
+        const toolCalls =
+          m.tool_calls &&
+          (await Promise.all(
+            m.tool_calls.map(async (tc) => ({
+              ...tc,
+              function: { ...tc.function, arguments: await fromHistory(store, tc.function.arguments) },
+            })),
+          ));
+        return {
+          ...m,
+          content: m.content === null ? null : await fromHistory(store, m.content),
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        };
+      }
+      return { ...m, content: await fromHistory(store, m.content) } as ChatMessage;
+    }),
+  );
 }

@@ -40,10 +40,20 @@ function describe(status: number): { type: string; hint: string } {
 export function classifyModelError(err: unknown, baseURL: string): ApplicationFailure {
   const cause = err instanceof Error ? err : new Error(String(err));
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
-    return ApplicationFailure.create({ message: `Model request to ${baseURL} timed out`, type: 'ModelTimeout', nonRetryable: false, cause });
+    return ApplicationFailure.create({
+      message: `Model request to ${baseURL} timed out`,
+      type: 'ModelTimeout',
+      nonRetryable: false,
+      cause,
+    });
   }
   if (err instanceof OpenAI.APIConnectionError) {
-    return ApplicationFailure.create({ message: `Cannot reach the model at ${baseURL}: ${err.message}`, type: 'ModelConnection', nonRetryable: false, cause });
+    return ApplicationFailure.create({
+      message: `Cannot reach the model at ${baseURL}: ${err.message}`,
+      type: 'ModelConnection',
+      nonRetryable: false,
+      cause,
+    });
   }
   if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
     const { type, hint } = describe(err.status);
@@ -58,5 +68,10 @@ export function classifyModelError(err: unknown, baseURL: string): ApplicationFa
       ...(delay !== undefined ? { nextRetryDelay: delay } : {}),
     });
   }
-  return ApplicationFailure.create({ message: `Model reply could not be used: ${cause.message}`, type: 'ModelBadResponse', nonRetryable: false, cause });
+  return ApplicationFailure.create({
+    message: `Model reply could not be used: ${cause.message}`,
+    type: 'ModelBadResponse',
+    nonRetryable: false,
+    cause,
+  });
 }

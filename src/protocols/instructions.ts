@@ -5,7 +5,9 @@ const EXAMPLE_VALUES: Record<string, unknown> = { number: 1, integer: 1, boolean
 /** Example arguments for a tool: its required fields with placeholder values. */
 export function exampleArgs(tool: ToolSpec): Record<string, unknown> {
   return Object.fromEntries(
-    tool.fields.filter((f) => f.required).map((f) => [f.name, f.type === 'string' ? `<${f.name}>` : EXAMPLE_VALUES[f.type] ?? null]),
+    tool.fields
+      .filter((f) => f.required)
+      .map((f) => [f.name, f.type === 'string' ? `<${f.name}>` : (EXAMPLE_VALUES[f.type] ?? null)]),
   );
 }
 

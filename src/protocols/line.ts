@@ -51,25 +51,37 @@ export const lineProtocol: Protocol = {
     const src = maskFences(original);
     for (const m of src.matchAll(CALL)) {
       const name = m[1]!;
-      if (!m[2]) { out.problems.push(`tool_call ${name} needs its arguments in parentheses: tool_call ${name}(key="value").`); continue; }
+      if (!m[2]) {
+        out.problems.push(`tool_call ${name} needs its arguments in parentheses: tool_call ${name}(key="value").`);
+        continue;
+      }
       const open = m.index + m[0].length - 1;
       const close = findBracketEnd(src, open);
-      if (close < 0) { out.problems.push(`The parentheses of tool_call ${name}( are never closed.`); continue; }
-      const r = argList(original.slice(open + 1, close - 1), tools.find((t) => t.name === name));
+      if (close < 0) {
+        out.problems.push(`The parentheses of tool_call ${name}( are never closed.`);
+        continue;
+      }
+      const r = argList(
+        original.slice(open + 1, close - 1),
+        tools.find((t) => t.name === name),
+      );
       if ('error' in r) out.problems.push(`Cannot read tool_call ${name}: ${r.error}.`);
       else out.calls.push({ name, args: r.args, raw: original.slice(m.index, close).trim() });
     }
     return out;
   },
   render({ name, args }) {
-    return `tool_call ${name}(${Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})`;
+    return `tool_call ${name}(${Object.entries(args)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(', ')})`;
   },
   renderResults(results) {
     return results.map((r) => `tool_result ${r.name}:\n${r.output}`).join('\n\n');
   },
   instructions(tools) {
     return buildInstructions(
-      this, tools,
+      this,
+      tools,
       'To call a tool, write a line `tool_call NAME(key=value, …)` with values as literals: "text" (JSON string escapes, \\n for newlines), numbers, true/false, [lists], {objects}. One call per line.',
       'When the task is done, answer in plain text with no tool_call line.',
     );

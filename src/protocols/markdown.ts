@@ -24,20 +24,26 @@ export const markdownProtocol: Protocol = {
     return out;
   },
   render({ name, args }, tools) {
-    const tb = tagAndBodyOf(tools.find((t) => t.name === name), args);
+    const tb = tagAndBodyOf(
+      tools.find((t) => t.name === name),
+      args,
+    );
     const body = tb ? tb.body : Object.keys(args).length ? JSON.stringify(args, null, 2) : '';
     const fence = fenceFor(body);
     return `${fence}${name}${tb?.rest ? ` ${tb.rest}` : ''}\n${body}\n${fence}`;
   },
   renderResults(results) {
-    return results.map((r) => {
-      const fence = fenceFor(r.output);
-      return `Result of ${r.name}:\n${fence}text\n${r.output}\n${fence}`;
-    }).join('\n\n');
+    return results
+      .map((r) => {
+        const fence = fenceFor(r.output);
+        return `Result of ${r.name}:\n${fence}text\n${r.output}\n${fence}`;
+      })
+      .join('\n\n');
   },
   instructions(tools) {
     return buildInstructions(
-      this, tools,
+      this,
+      tools,
       'To call a tool, write a fenced code block whose language tag is the tool name. Text after the name fills the first text argument (e.g. a path); the block body fills the next one. Or put a JSON object with all arguments in the body.',
       'When the task is done, answer in plain text with no tool block.',
     );

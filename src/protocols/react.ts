@@ -10,18 +10,26 @@ const INPUT = /^[ \t]*Action[ \t]+Input[ \t]*:[ \t]*/m;
 const FINAL = /^[ \t]*Final[ \t]+Answer[ \t]*:/m;
 const OBSERVATION = /^[ \t]*Observation[ \t]*:/m;
 
-function inputArgs(tool: ToolSpec | undefined, name: string, raw: string): { args: Record<string, unknown> } | { error: string } {
+function inputArgs(
+  tool: ToolSpec | undefined,
+  name: string,
+  raw: string,
+): { args: Record<string, unknown> } | { error: string } {
   const t = raw.trim();
   if (t.startsWith('{')) {
     const o = parseObject(t);
-    return o.ok ? { args: o.value } : { error: `the Action Input of '${name}' is not a valid JSON object (${o.error})` };
+    return o.ok
+      ? { args: o.value }
+      : { error: `the Action Input of '${name}' is not a valid JSON object (${o.error})` };
   }
   const strings = tool?.fields.filter((f) => f.type === 'string') ?? [];
   const required = tool?.fields.filter((f) => f.required) ?? [];
   if (tool && strings.length >= 1 && required.length <= 1 && t !== '') {
     return { args: { [strings[0]!.name]: t.replace(/^(["'])([\s\S]*)\1$/, '$2') } };
   }
-  return { error: `the Action Input of '${name}' must be a JSON object like {"${tool?.fields[0]?.name ?? 'field'}": …}` };
+  return {
+    error: `the Action Input of '${name}' must be a JSON object like {"${tool?.fields[0]?.name ?? 'field'}": …}`,
+  };
 }
 
 /** Thought / Action / Action Input lines; the result returns as `Observation:`; `Final Answer:` ends. */
@@ -44,17 +52,27 @@ export const reactProtocol: Protocol = {
       const segment = src.slice(after, next >= 0 ? after + next : src.length);
       const tool = tools.find((t) => t.name === name);
       const input = INPUT.exec(segment);
-      if (!name) { out.problems.push('An Action line names no tool.'); continue; }
+      if (!name) {
+        out.problems.push('An Action line names no tool.');
+        continue;
+      }
       if (!input) {
-        if (tool && tool.fields.every((f) => !f.required)) out.calls.push({ name, args: {}, raw: original.slice(a.index, after) });
-        else out.problems.push(`Action '${name}' has no Action Input line: add \`Action Input: {…}\` with its arguments as JSON.`);
+        if (tool && tool.fields.every((f) => !f.required))
+          out.calls.push({ name, args: {}, raw: original.slice(a.index, after) });
+        else
+          out.problems.push(
+            `Action '${name}' has no Action Input line: add \`Action Input: {…}\` with its arguments as JSON.`,
+          );
         continue;
       }
       const valueStart = after + input.index + input[0].length;
       let valueEnd: number;
       if (src[valueStart] === '{') {
         valueEnd = findBracketEnd(src, valueStart);
-        if (valueEnd < 0) { out.problems.push(`The Action Input of '${name}' opens a JSON object that never closes.`); continue; }
+        if (valueEnd < 0) {
+          out.problems.push(`The Action Input of '${name}' opens a JSON object that never closes.`);
+          continue;
+        }
       } else {
         const eol = src.indexOf('\n', valueStart);
         valueEnd = eol < 0 ? src.length : eol;
@@ -65,7 +83,8 @@ export const reactProtocol: Protocol = {
     }
     const final = FINAL.exec(src);
     if (final) {
-      if (out.calls.length || out.problems.length) out.problems.push('Write either an Action or a Final Answer in one reply, not both.');
+      if (out.calls.length || out.problems.length)
+        out.problems.push('Write either an Action or a Final Answer in one reply, not both.');
       else out.final = original.slice(final.index + final[0].length).trim();
     }
     if (out.problems.length) out.calls = [];
@@ -79,7 +98,8 @@ export const reactProtocol: Protocol = {
   },
   instructions(tools) {
     return buildInstructions(
-      this, tools,
+      this,
+      tools,
       'Think step by step. For each step write `Thought:` with your reasoning, then `Action:` with one tool name and `Action Input:` with its arguments as one JSON object. Stop after the Action Input: the result comes back as `Observation:`.',
       'When the task is done, write `Final Answer:` followed by your answer, and no Action.',
     );

@@ -5,7 +5,13 @@ import { stripThinking } from './text/think.js';
 import { buildInstructions } from './instructions.js';
 import type { ParseResult, Protocol, TextCall, ToolSpec } from './types.js';
 
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** Drops the one newline that pretty-printing puts after an opening tag and before a closing one. */
 const trimNewlines = (s: string) => s.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
@@ -28,8 +34,14 @@ function parseInvoke(name: string, inner: string, tool: ToolSpec | undefined): R
 }
 
 function parseToolUse(inner: string, tools: ToolSpec[]): { call?: Omit<TextCall, 'raw'>; error?: string } {
-  const m = /^\s*<([A-Za-z][\w-]*)((?:\s+[\w-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/>|>([\s\S]*?)<\/\1\s*>)\s*$/.exec(inner);
-  if (!m) return { error: 'inside <tool-use> write exactly one element named after the tool, e.g. <read_file path="a.txt"/>, closed with its end tag' };
+  const m = /^\s*<([A-Za-z][\w-]*)((?:\s+[\w-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/>|>([\s\S]*?)<\/\1\s*>)\s*$/.exec(
+    inner,
+  );
+  if (!m)
+    return {
+      error:
+        'inside <tool-use> write exactly one element named after the tool, e.g. <read_file path="a.txt"/>, closed with its end tag',
+    };
   const name = m[1]!;
   const tool = tools.find((t) => t.name === name);
   const attrs = attributes(m[2] ?? '');
@@ -37,8 +49,13 @@ function parseToolUse(inner: string, tools: ToolSpec[]): { call?: Omit<TextCall,
   const args: Record<string, unknown> = {};
   if (attrs.args !== undefined) {
     let values: unknown;
-    try { values = parseLiteral(attrs.args); } catch (err) { return { error: `the args attribute of '${name}' is not a list: ${(err as Error).message}` }; }
-    if (!Array.isArray(values)) return { error: `the args attribute of '${name}' must be a list like args='["notes.md"]'` };
+    try {
+      values = parseLiteral(attrs.args);
+    } catch (err) {
+      return { error: `the args attribute of '${name}' is not a list: ${(err as Error).message}` };
+    }
+    if (!Array.isArray(values))
+      return { error: `the args attribute of '${name}' must be a list like args='["notes.md"]'` };
     if (!tool) return { call: { name, args: {} } };
     const p = positional(tool, values);
     if (!p.ok) return { error: p.error };
@@ -47,7 +64,9 @@ function parseToolUse(inner: string, tools: ToolSpec[]): { call?: Omit<TextCall,
   }
   for (const [k, v] of Object.entries(attrs)) args[k] = coerceField(tool, k, v);
   if (!tool) return { call: { name, args } };
-  const children = [...body.matchAll(/<([\w-]+)>([\s\S]*?)<\/\1>/g)].filter((c) => tool.fields.some((f) => f.name === c[1]));
+  const children = [...body.matchAll(/<([\w-]+)>([\s\S]*?)<\/\1>/g)].filter((c) =>
+    tool.fields.some((f) => f.name === c[1]),
+  );
   if (children.length && body.replace(/<([\w-]+)>[\s\S]*?<\/\1>/g, '').trim() === '') {
     for (const c of children) args[c[1]!] = coerceField(tool, c[1]!, unescape(trimNewlines(c[2]!)));
     return { call: { name, args } };
@@ -70,20 +89,33 @@ export const xmlProtocol: Protocol = {
     for (const b of src.matchAll(blocks)) {
       const raw = original.slice(b.index, b.index + b[0].length);
       if (b[1] !== undefined) {
-        if (!b[2]) { out.problems.push('A <function_calls> block is not closed with </function_calls>.'); continue; }
+        if (!b[2]) {
+          out.problems.push('A <function_calls> block is not closed with </function_calls>.');
+          continue;
+        }
         const innerStart = b.index + '<function_calls>'.length;
         const inner = original.slice(innerStart, innerStart + b[1].length);
         const invokes = [...inner.matchAll(/<invoke\s+name\s*=\s*["']([^"']+)["']\s*>([\s\S]*?)(<\/invoke>|$)/g)];
         if (!invokes.length) out.problems.push('A <function_calls> block holds no <invoke name="TOOL"> element.');
         for (const inv of invokes) {
           const name = inv[1]!;
-          if (!inv[3]) { out.problems.push(`The <invoke name="${name}"> element is not closed with </invoke>.`); continue; }
-          const args = parseInvoke(name, inv[2]!, tools.find((t) => t.name === name));
+          if (!inv[3]) {
+            out.problems.push(`The <invoke name="${name}"> element is not closed with </invoke>.`);
+            continue;
+          }
+          const args = parseInvoke(
+            name,
+            inv[2]!,
+            tools.find((t) => t.name === name),
+          );
           if (typeof args === 'string') out.problems.push(`Cannot read the call of '${name}': ${args}.`);
           else out.calls.push({ name, args, raw: inv[0] });
         }
       } else {
-        if (!b[4]) { out.problems.push('A <tool-use> block is not closed with </tool-use>.'); continue; }
+        if (!b[4]) {
+          out.problems.push('A <tool-use> block is not closed with </tool-use>.');
+          continue;
+        }
         const innerStart = b.index + '<tool-use>'.length;
         const r = parseToolUse(original.slice(innerStart, innerStart + b[3]!.length), tools);
         if (r.call) out.calls.push({ ...r.call, raw });
@@ -94,7 +126,8 @@ export const xmlProtocol: Protocol = {
   },
   render({ name, args }) {
     // Multi-line text goes between newlines, which the parser drops again.
-    const value = (v: unknown) => (typeof v !== 'string' ? JSON.stringify(v) : v.includes('\n') ? `\n${escape(v)}\n` : escape(v));
+    const value = (v: unknown) =>
+      typeof v !== 'string' ? JSON.stringify(v) : v.includes('\n') ? `\n${escape(v)}\n` : escape(v);
     const params = Object.entries(args).map(([k, v]) => `<parameter name="${k}">${value(v)}</parameter>`);
     return ['<function_calls>', `<invoke name="${name}">`, ...params, '</invoke>', '</function_calls>'].join('\n');
   },
@@ -103,7 +136,8 @@ export const xmlProtocol: Protocol = {
   },
   instructions(tools) {
     return buildInstructions(
-      this, tools,
+      this,
+      tools,
       'To call a tool, write a <function_calls> block with one <invoke name="TOOL"> per call and one <parameter name="FIELD">value</parameter> per argument (text as is, with < > & escaped; numbers, booleans, lists and objects as JSON). The <tool-use><TOOL>…</TOOL></tool-use> form works too.',
       'When the task is done, answer in plain text with no tool block.',
     );

@@ -8,7 +8,10 @@ export const faultSchema = z.object({
   retryAfter: z.number().min(0).optional().describe('seconds, sent as retry-after'),
   retryAfterMs: z.number().min(0).optional().describe('sent as retry-after-ms'),
   shouldRetry: z.boolean().optional().describe("sent as OpenAI's x-should-retry header"),
-  body: z.string().optional().describe('raw body to send instead of the error JSON (e.g. malformed JSON with status 200)'),
+  body: z
+    .string()
+    .optional()
+    .describe('raw body to send instead of the error JSON (e.g. malformed JSON with status 200)'),
   delayMs: z.number().min(0).optional().describe('wait this long before answering (a hang past the client timeout)'),
   message: z.string().optional(),
 });
@@ -56,7 +59,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`Cannot read scenario file ${file}: ${(err as Error).message}`);
+    throw new Error(`Cannot read scenario file ${file}: ${(err as Error).message}`, { cause: err });
   }
   return parseScenario(data, `scenario file ${file}`);
 }

@@ -8,7 +8,12 @@ import { streamChunks } from './stream.js';
 /** The JSON body of a chat completion request, as far as the scripted server reads it. */
 export interface ChatRequestBody {
   model: string;
-  messages: Array<{ role: string; content?: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content?: unknown;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   tools?: Array<{ function: { name: string } }>;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
@@ -26,7 +31,11 @@ export interface RecordedRequest {
 }
 
 /** Decides a step programmatically instead of from a scenario file. */
-export type ScriptHandler = (ctx: { body: ChatRequestBody; step: number; conversation: string }) => ScenarioInput['steps'][number];
+export type ScriptHandler = (ctx: {
+  body: ChatRequestBody;
+  step: number;
+  conversation: string;
+}) => ScenarioInput['steps'][number];
 
 export interface ScriptedModelOptions {
   scenario?: Scenario;
@@ -47,7 +56,10 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 function conversationKey(body: ChatRequestBody): string {
   const firstUser = body.messages.find((m) => m.role === 'user');
-  return createHash('sha256').update(JSON.stringify(firstUser?.content ?? '')).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify(firstUser?.content ?? ''))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 function sendJson(res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}) {
@@ -77,7 +89,10 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
   const stepFor = (body: ChatRequestBody, step: number, conversation: string): ScenarioStep | string => {
     if (opts.handler) return stepSchema.parse(opts.handler({ body, step, conversation }));
     const s = opts.scenario!.steps[step];
-    return s ?? `scenario '${opts.scenario!.name}' has ${opts.scenario!.steps.length} steps; the conversation asks for step ${step + 1}`;
+    return (
+      s ??
+      `scenario '${opts.scenario!.name}' has ${opts.scenario!.steps.length} steps; the conversation asks for step ${step + 1}`
+    );
   };
 
   const serveFault = async (res: ServerResponse, fault: Fault): Promise<number> => {
@@ -91,7 +106,12 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(fault.body);
     } else {
-      sendJson(res, status, { error: { message: fault.message ?? `scripted fault: HTTP ${status}`, type: 'scripted_fault', code: status } }, headers);
+      sendJson(
+        res,
+        status,
+        { error: { message: fault.message ?? `scripted fault: HTTP ${status}`, type: 'scripted_fault', code: status } },
+        headers,
+      );
     }
     return status;
   };
@@ -99,7 +119,10 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET' && url.pathname.endsWith('/models')) {
-      return sendJson(res, 200, { object: 'list', data: [{ id: opts.scenario?.name ?? 'scripted', object: 'model', owned_by: 'durable-agent' }] });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: opts.scenario?.name ?? 'scripted', object: 'model', owned_by: 'durable-agent' }],
+      });
     }
     if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
       return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'not_found' } });
@@ -109,7 +132,9 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
       body = JSON.parse(await readBody(req)) as ChatRequestBody;
       if (!Array.isArray(body.messages)) throw new Error('messages must be an array');
     } catch (err) {
-      return sendJson(res, 400, { error: { message: `bad request body: ${(err as Error).message}`, type: 'invalid_request_error' } });
+      return sendJson(res, 400, {
+        error: { message: `bad request body: ${(err as Error).message}`, type: 'invalid_request_error' },
+      });
     }
     const step = body.messages.filter((m) => m.role === 'assistant').length;
     const conversation = conversationKey(body);
@@ -118,7 +143,11 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
     attempts.set(key, attempt + 1);
     const record: RecordedRequest = { at: Date.now(), step, attempt, conversation, body, status: 0 };
     requests.push(record);
-    if (opts.ledgerFile) appendFileSync(opts.ledgerFile, `${JSON.stringify({ at: record.at, conversation, step, attempt, task: body.messages.find((m) => m.role === 'user')?.content })}\n`);
+    if (opts.ledgerFile)
+      appendFileSync(
+        opts.ledgerFile,
+        `${JSON.stringify({ at: record.at, conversation, step, attempt, task: body.messages.find((m) => m.role === 'user')?.content })}\n`,
+      );
 
     const plan = stepFor(body, step, conversation);
     if (typeof plan === 'string') {
@@ -134,33 +163,65 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
     const calls = plan.reply.toolCalls.map((c, i) => ({
       id: c.id ?? `call_${step + 1}_${i + 1}`,
       type: 'function' as const,
-      function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+      function: {
+        name: c.name,
+        arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+      },
     }));
     const finish = plan.reply.finishReason ?? (calls.length ? 'tool_calls' : 'stop');
     const promptTokens = estimateTokens(JSON.stringify(body.messages));
     const completionTokens = estimateTokens((plan.reply.content ?? '') + JSON.stringify(calls));
-    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
     const id = `chatcmpl-scripted-${conversation}-${step + 1}`;
     const model = body.model;
     record.status = 200;
     if (body.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const chunk of streamChunks({ id, model, content: plan.reply.content, calls, finish, usage: body.stream_options?.include_usage ? usage : undefined })) {
+      for (const chunk of streamChunks({
+        id,
+        model,
+        content: plan.reply.content,
+        calls,
+        finish,
+        usage: body.stream_options?.include_usage ? usage : undefined,
+      })) {
         res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       }
       res.end('data: [DONE]\n\n');
       return;
     }
     sendJson(res, 200, {
-      id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
-      choices: [{ index: 0, message: { role: 'assistant', content: plan.reply.content, ...(calls.length ? { tool_calls: calls } : {}), refusal: null }, finish_reason: finish, logprobs: null }],
+      id,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: plan.reply.content,
+            ...(calls.length ? { tool_calls: calls } : {}),
+            refusal: null,
+          },
+          finish_reason: finish,
+          logprobs: null,
+        },
+      ],
       usage,
     });
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `scripted server error: ${(err as Error).message}`, type: 'server_error' } });
+      if (!res.headersSent)
+        sendJson(res, 500, {
+          error: { message: `scripted server error: ${(err as Error).message}`, type: 'server_error' },
+        });
       else res.end();
     });
   });
@@ -172,6 +233,10 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
   return {
     url: `http://${address}:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -17,15 +17,25 @@ const pieces = (s: string, n: number) => {
 export function streamChunks(r: StreamInput): object[] {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: object, finish_reason: string | null = null) => ({
-    id: r.id, object: 'chat.completion.chunk', created, model: r.model, choices: [{ index: 0, delta, finish_reason, logprobs: null }],
+    id: r.id,
+    object: 'chat.completion.chunk',
+    created,
+    model: r.model,
+    choices: [{ index: 0, delta, finish_reason, logprobs: null }],
   });
   const out: object[] = [chunk({ role: 'assistant', content: '' })];
   for (const p of pieces(r.content ?? '', 16)) out.push(chunk({ content: p }));
   r.calls.forEach((c, index) => {
-    out.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] }));
-    for (const p of pieces(c.function.arguments, 12)) out.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
+    out.push(
+      chunk({
+        tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }],
+      }),
+    );
+    for (const p of pieces(c.function.arguments, 12))
+      out.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
   });
   out.push(chunk({}, r.finish));
-  if (r.usage) out.push({ id: r.id, object: 'chat.completion.chunk', created, model: r.model, choices: [], usage: r.usage });
+  if (r.usage)
+    out.push({ id: r.id, object: 'chat.completion.chunk', created, model: r.model, choices: [], usage: r.usage });
   return out;
 }

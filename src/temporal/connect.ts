@@ -63,7 +63,10 @@ export async function connectTemporal(opts: { start: boolean; log: (l: string) =
   } catch (err) {
     throw new Error(
       `Cannot reach Temporal at ${address}: ${(err as Error).message}\n` +
-        (config.address ? 'Check TEMPORAL_ADDRESS.' : 'Start the embedded server with `dagent up` (or `dagent server`), or set TEMPORAL_ADDRESS.'),
+        (config.address
+          ? 'Check TEMPORAL_ADDRESS.'
+          : 'Start the embedded server with `dagent up` (or `dagent server`), or set TEMPORAL_ADDRESS.'),
+      { cause: err },
     );
   }
   const client = new Client({ connection, namespace: config.namespace });
@@ -78,5 +81,10 @@ export async function hasRecentPoller(t: Temporal, withinMs = 90_000, identity =
     taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
   });
   const cutoff = Date.now() - withinMs;
-  return (res.pollers ?? []).some((p) => (p.identity ?? '').startsWith(identity) && p.lastAccessTime?.seconds != null && Number(p.lastAccessTime.seconds) * 1000 > cutoff);
+  return (res.pollers ?? []).some(
+    (p) =>
+      (p.identity ?? '').startsWith(identity) &&
+      p.lastAccessTime?.seconds != null &&
+      Number(p.lastAccessTime.seconds) * 1000 > cutoff,
+  );
 }

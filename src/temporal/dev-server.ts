@@ -19,13 +19,17 @@ export interface DevServerOptions {
 
 export function devServerArgs(o: DevServerOptions): string[] {
   return [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(o.port),
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(o.port),
     ...(o.uiPort ? ['--ui-port', String(o.uiPort)] : ['--headless']),
     ...(o.dbFile ? ['--db-filename', o.dbFile] : []),
     ...(o.namespace && o.namespace !== 'default' ? ['--namespace', o.namespace] : []),
-    '--log-level', 'warn',
+    '--log-level',
+    'warn',
     ...devServerSearchAttributeArgs(),
   ];
 }
@@ -60,14 +64,23 @@ export async function isServerUp(address: string): Promise<boolean> {
 }
 
 /** Waits until the server at `address` answers, or fails saying where to look. */
-export async function waitForServer(address: string, timeoutMs: number, child?: ChildProcess, logFile?: string): Promise<void> {
+export async function waitForServer(
+  address: string,
+  timeoutMs: number,
+  child?: ChildProcess,
+  logFile?: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && child.exitCode !== null) {
-      throw new Error(`The Temporal dev server exited with code ${child.exitCode} before accepting connections${logFile ? `; see ${logFile}` : ''}.`);
+      throw new Error(
+        `The Temporal dev server exited with code ${child.exitCode} before accepting connections${logFile ? `; see ${logFile}` : ''}.`,
+      );
     }
     if (await isServerUp(address)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`The Temporal dev server at ${address} did not answer within ${timeoutMs / 1000} s${logFile ? `; see ${logFile}` : ''}.`);
+  throw new Error(
+    `The Temporal dev server at ${address} did not answer within ${timeoutMs / 1000} s${logFile ? `; see ${logFile}` : ''}.`,
+  );
 }

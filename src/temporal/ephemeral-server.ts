@@ -15,7 +15,10 @@ export function freePort(): Promise<number> {
 }
 
 /** A throwaway dev server (in memory, headless, free port) for a test or benchmark run. */
-export async function startEphemeralServer(logDir: string, log: (l: string) => void): Promise<{ address: string; logFile: string; stop(): Promise<void> }> {
+export async function startEphemeralServer(
+  logDir: string,
+  log: (l: string) => void,
+): Promise<{ address: string; logFile: string; stop(): Promise<void> }> {
   const cliPath = await locateTemporalCli(log);
   const port = await freePort();
   const address = `127.0.0.1:${port}`;

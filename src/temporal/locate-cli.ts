@@ -38,7 +38,9 @@ export function findTemporalCli(): string | undefined {
  * Finds the Temporal CLI (it contains the dev server), building it from the Go module proxy into
  * the per-user cache the first time. Progress goes to `log`.
  */
-export async function locateTemporalCli(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<string> {
+export async function locateTemporalCli(
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<string> {
   const found = findTemporalCli();
   if (found) return found;
   const go = onPath('go');
@@ -60,10 +62,19 @@ export async function locateTemporalCli(log: (line: string) => void = (l) => pro
   const started = Date.now();
   const modules = new Set<string>();
   const code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(go, ['install', '-ldflags', `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`, `${MODULE}@v${TEMPORAL_CLI_VERSION}`], {
-      env: { ...process.env, GOBIN: staging, GOFLAGS: '-mod=mod' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      go,
+      [
+        'install',
+        '-ldflags',
+        `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
+        `${MODULE}@v${TEMPORAL_CLI_VERSION}`,
+      ],
+      {
+        env: { ...process.env, GOBIN: staging, GOFLAGS: '-mod=mod' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let tail = '';
     child.stderr.on('data', (b: Buffer) => {
       const text = b.toString();
@@ -71,9 +82,14 @@ export async function locateTemporalCli(log: (line: string) => void = (l) => pro
       for (const m of text.matchAll(/go: downloading (\S+)/g)) modules.add(m[1]!);
     });
     const ticker = setInterval(() => {
-      log(`  … ${Math.round((Date.now() - started) / 1000)} s (${modules.size} modules downloaded so far; then compiling)`);
+      log(
+        `  … ${Math.round((Date.now() - started) / 1000)} s (${modules.size} modules downloaded so far; then compiling)`,
+      );
     }, 15_000);
-    child.on('error', (e) => { clearInterval(ticker); reject(e); });
+    child.on('error', (e) => {
+      clearInterval(ticker);
+      reject(e);
+    });
     child.on('close', (c) => {
       clearInterval(ticker);
       if (c !== 0) log(tail);
@@ -82,7 +98,9 @@ export async function locateTemporalCli(log: (line: string) => void = (l) => pro
   });
   if (code !== 0) {
     rmSync(staging, { recursive: true, force: true });
-    throw new Error(`Building the Temporal CLI failed (go install exited ${code}); its output is above. Set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS to skip the build.`);
+    throw new Error(
+      `Building the Temporal CLI failed (go install exited ${code}); its output is above. Set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS to skip the build.`,
+    );
   }
   mkdirSync(path.dirname(target), { recursive: true });
   renameSync(path.join(staging, 'temporal'), target);

@@ -3,7 +3,10 @@ import proto from '@temporalio/proto';
 import { DEV_SERVER_TYPE, SEARCH_ATTRIBUTES } from '../workflow-safe/search-attributes.js';
 
 const INDEXED = proto.temporal.api.enums.v1.IndexedValueType;
-const CODE = { KEYWORD_LIST: INDEXED.INDEXED_VALUE_TYPE_KEYWORD_LIST, KEYWORD: INDEXED.INDEXED_VALUE_TYPE_KEYWORD } as const;
+const CODE = {
+  KEYWORD_LIST: INDEXED.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+  KEYWORD: INDEXED.INDEXED_VALUE_TYPE_KEYWORD,
+} as const;
 
 /** `--search-attribute` flags that register ours when the dev server starts. */
 export const devServerSearchAttributeArgs = (): string[] =>
@@ -19,11 +22,15 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   const missing = SEARCH_ATTRIBUTES.filter((a) => !customAttributes?.[a.name]);
   if (!missing.length) return;
   try {
-    await ops.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((a) => [a.name, CODE[a.type]])) });
+    await ops.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((a) => [a.name, CODE[a.type]])),
+    });
   } catch (err) {
     throw new Error(
       `The Temporal server lacks the search attributes ${missing.map((a) => a.name).join(', ')} and refused to add them ` +
         `(${(err as Error).message}). Add them as an administrator: ${missing.map((a) => `temporal operator search-attribute create --name ${a.name} --type ${DEV_SERVER_TYPE[a.type]}`).join('; ')}`,
+      { cause: err },
     );
   }
 }

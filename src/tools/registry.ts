@@ -16,9 +16,7 @@ export interface OpenAITool {
 export const argsHash = (name: string, args: string) => createHash('sha256').update(`${name}\n${args}`).digest('hex');
 
 export function formatZodIssues(error: z.ZodError): string {
-  return error.issues
-    .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
-    .join('; ');
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
 }
 
 export interface CallToPrepare {
@@ -54,7 +52,10 @@ export class ToolRegistry {
   /** Tool schemas in OpenAI's format, from each tool's zod schema. */
   openAITools(only?: string[]): OpenAITool[] {
     return this.#select(only).map((t) => {
-      const { $schema: _ignored, ...parameters } = z.toJSONSchema(t.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+      const { $schema: _ignored, ...parameters } = z.toJSONSchema(t.input, {
+        target: 'draft-7',
+        io: 'input',
+      }) as Record<string, unknown>;
       return { type: 'function', function: { name: t.name, description: t.description, parameters } };
     });
   }
@@ -68,7 +69,10 @@ export class ToolRegistry {
         name: f.name,
         description: f.description,
         fields: Object.entries(props).map(([name, p]) => ({
-          name, type: p.type ?? 'string', required: required.includes(name), ...(p.description ? { description: p.description } : {}),
+          name,
+          type: p.type ?? 'string',
+          required: required.includes(name),
+          ...(p.description ? { description: p.description } : {}),
         })),
       };
     });
@@ -81,9 +85,17 @@ export class ToolRegistry {
   async prepareCall(c: CallToPrepare): Promise<PlannedCall> {
     const { id, name, rawArguments, workspace, only } = c;
     const base = {
-      id, name, rawArguments, effect: 'write' as const, resources: [], idempotent: false, timeoutMs: DEFAULT_TIMEOUT_MS,
-      needsApproval: false, argsHash: argsHash(name, rawArguments),
-      format: c.format ?? 'native', ...(c.rawText !== undefined ? { rawText: c.rawText } : {}),
+      id,
+      name,
+      rawArguments,
+      effect: 'write' as const,
+      resources: [],
+      idempotent: false,
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      needsApproval: false,
+      argsHash: argsHash(name, rawArguments),
+      format: c.format ?? 'native',
+      ...(c.rawText !== undefined ? { rawText: c.rawText } : {}),
     };
     const tool = this.#tools.get(name);
     const allowed = this.#select(only).map((t) => t.name);
@@ -114,7 +126,12 @@ export class ToolRegistry {
       const resources = tool.resources ? await tool.resources(parsed.data, { workspace }) : [];
       // The call carries the arguments as sent (plain JSON, as history stores them); the handler
       // gets the schema's output of them, so transforms and coercions apply exactly once, there.
-      return { ...classified, args: json, argsHash: argsHash(name, JSON.stringify(json)), resources: [...new Set(resources)].sort() };
+      return {
+        ...classified,
+        args: json,
+        argsHash: argsHash(name, JSON.stringify(json)),
+        resources: [...new Set(resources)].sort(),
+      };
     } catch (err) {
       return { ...classified, rejected: `Cannot run '${name}': ${(err as Error).message}` };
     }
@@ -139,7 +156,10 @@ export class ToolRegistry {
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       const e = err as Error;
-      return done(`Error: ${e.name && e.name !== 'Error' && e.name !== 'ToolInputError' ? `${e.name}: ` : ''}${e.message}`, true);
+      return done(
+        `Error: ${e.name && e.name !== 'Error' && e.name !== 'ToolInputError' ? `${e.name}: ` : ''}${e.message}`,
+        true,
+      );
     }
   }
 

@@ -14,4 +14,11 @@ export async function bundleWorkflows(outFile: string): Promise<string> {
 }
 
 const noop = () => {};
-const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => console.error(m), log: noop };
+const quietLogger = {
+  trace: noop,
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: (m: string) => console.error(m),
+  log: noop,
+};

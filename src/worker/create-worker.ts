@@ -70,8 +70,10 @@ export interface AgentWorkerOptions extends Omit<AgentActivityOptions, 'client'>
  * Connections it opened itself close when `run()` ends.
  */
 export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> {
-  if (!o.connection && !o.address) throw new Error('createAgentWorker: pass `address` (e.g. 127.0.0.1:7233) or a `connection`.');
-  if (!o.client && !o.address) throw new Error('createAgentWorker: pass `address`, or a `client` besides the `connection`.');
+  if (!o.connection && !o.address)
+    throw new Error('createAgentWorker: pass `address` (e.g. 127.0.0.1:7233) or a `connection`.');
+  if (!o.client && !o.address)
+    throw new Error('createAgentWorker: pass `address`, or a `client` besides the `connection`.');
   const namespace = o.namespace ?? 'default';
   const owned: Array<{ close(): Promise<void> }> = [];
   try {

@@ -13,5 +13,8 @@ export type RecordedStatus = (typeof RECORDED_STATUSES)[number];
 export const TEMPORAL_ENDINGS = { terminated: 'Terminated', timed_out: 'TimedOut' } as const;
 
 /** Every status a job can have, as the CLI shows and filters them. */
-export const JOB_STATUSES = [...RECORDED_STATUSES, ...(Object.keys(TEMPORAL_ENDINGS) as Array<keyof typeof TEMPORAL_ENDINGS>)] as const;
+export const JOB_STATUSES = [
+  ...RECORDED_STATUSES,
+  ...(Object.keys(TEMPORAL_ENDINGS) as Array<keyof typeof TEMPORAL_ENDINGS>),
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -14,7 +14,11 @@ export function budgetStop(input: TurnInput, usage: Usage, startedAt: number, no
     return { status: 'token_budget', reason: `used ${usage.totalTokens} of ${input.maxTokens} tokens`, summarize };
   }
   if (input.deadlineMs !== undefined && now - startedAt >= input.deadlineMs) {
-    return { status: 'time_budget', reason: `ran ${Math.round((now - startedAt) / 1000)} s of a ${Math.round(input.deadlineMs / 1000)} s deadline`, summarize };
+    return {
+      status: 'time_budget',
+      reason: `ran ${Math.round((now - startedAt) / 1000)} s of a ${Math.round(input.deadlineMs / 1000)} s deadline`,
+      summarize,
+    };
   }
   return null;
 }
@@ -25,7 +29,10 @@ export function budgetStop(input: TurnInput, usage: Usage, startedAt: number, no
  */
 export class ProgressWatch {
   #streaks: Map<string, number>;
-  constructor(private readonly repeats: number, carried: Array<[string, number]> = []) {
+  constructor(
+    private readonly repeats: number,
+    carried: Array<[string, number]> = [],
+  ) {
     this.#streaks = new Map(carried);
   }
 
@@ -42,7 +49,12 @@ export class ProgressWatch {
     }
     this.#streaks = next;
     for (const [sig, n] of next) {
-      if (n >= this.repeats) return { status: 'no_progress', reason: `the same call repeated in ${n} consecutive steps: ${sig}`, summarize: false };
+      if (n >= this.repeats)
+        return {
+          status: 'no_progress',
+          reason: `the same call repeated in ${n} consecutive steps: ${sig}`,
+          summarize: false,
+        };
     }
     return null;
   }

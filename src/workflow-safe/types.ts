@@ -147,7 +147,6 @@ export interface TurnResume {
   events: number;
 }
 
-
 export interface TurnResult {
   status: TurnStatus;
   answer: string | null;
@@ -208,11 +207,38 @@ export type ProgressEvent =
   | { kind: 'model_start'; at: number; step: number }
   | { kind: 'model_end'; at: number; step: number; ms: number; calls: number; tokens: number }
   | { kind: 'tool_start'; at: number; step: number; callId: string; name: string; args: string }
-  | { kind: 'tool_end'; at: number; step: number; callId: string; name: string; ms: number; isError: boolean; preview: string }
+  | {
+      kind: 'tool_end';
+      at: number;
+      step: number;
+      callId: string;
+      name: string;
+      ms: number;
+      isError: boolean;
+      preview: string;
+    }
   | { kind: 'lock_wait'; at: number; step: number; callId: string; keys: string[] }
-  | { kind: 'lock_granted'; at: number; step: number; callId: string; key: string; token: number; waitedMs: number; previousHolder: string | null }
+  | {
+      kind: 'lock_granted';
+      at: number;
+      step: number;
+      callId: string;
+      key: string;
+      token: number;
+      waitedMs: number;
+      previousHolder: string | null;
+    }
   | { kind: 'rejected'; at: number; step: number; callId: string; name: string; reason: string }
   | { kind: 'approval_wait'; at: number; step: number; callId: string; name: string }
-  | { kind: 'approval'; at: number; step: number; callId: string; name: string; approve: boolean; by: string; reason?: string }
+  | {
+      kind: 'approval';
+      at: number;
+      step: number;
+      callId: string;
+      name: string;
+      approve: boolean;
+      by: string;
+      reason?: string;
+    }
   | { kind: 'cancelled'; at: number; step: number }
   | { kind: 'final'; at: number; step: number; status: TurnStatus; answer: string | null; reason?: string };

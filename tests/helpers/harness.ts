@@ -38,15 +38,30 @@ export interface Harness {
  * A scripted model over real HTTP, a real worker on its own task queue against the shared dev
  * server, a client and a fresh workspace folder.
  */
-export async function startHarness(o: { scenario?: ScenarioInput; handler?: ScriptHandler; tools?: ToolDefinition<any>[]; modelTimeoutMs?: number }): Promise<Harness> {
+export async function startHarness(o: {
+  scenario?: ScenarioInput;
+  handler?: ScriptHandler;
+  tools?: ToolDefinition<any>[];
+  modelTimeoutMs?: number;
+}): Promise<Harness> {
   const address = temporalAddress();
   installRuntime('ERROR');
-  const model = await startScriptedModel({ ...(o.scenario ? { scenario: parseScenario(o.scenario) } : {}), ...(o.handler ? { handler: o.handler } : {}) });
+  const model = await startScriptedModel({
+    ...(o.scenario ? { scenario: parseScenario(o.scenario) } : {}),
+    ...(o.handler ? { handler: o.handler } : {}),
+  });
   const taskQueue = uniqueId('tq');
   const newWorker = async () => {
     const w = await createAgentWorker({
-      address, namespace: 'default', taskQueue,
-      model: { baseURL: model.url, apiKey: process.env.OPENAI_API_KEY ?? 'test-key', model: 'scripted', timeoutMs: o.modelTimeoutMs ?? 10_000 },
+      address,
+      namespace: 'default',
+      taskQueue,
+      model: {
+        baseURL: model.url,
+        apiKey: process.env.OPENAI_API_KEY ?? 'test-key',
+        model: 'scripted',
+        timeoutMs: o.modelTimeoutMs ?? 10_000,
+      },
       tools: o.tools ?? builtinTools,
     });
     return { worker: w, running: w.run() };
@@ -60,9 +75,16 @@ export async function startHarness(o: { scenario?: ScenarioInput; handler?: Scri
   const client = new Client({ connection });
   const workspace = tempDir();
   return {
-    client, model, taskQueue, workspace,
+    client,
+    model,
+    taskQueue,
+    workspace,
     start: (input = {}, jobId = uniqueId('job')) =>
-      client.workflow.start<typeof agentTurn>('agentTurn', { taskQueue, workflowId: jobId, args: [{ task: 'test task', workspace, ...input }] }),
+      client.workflow.start<typeof agentTurn>('agentTurn', {
+        taskQueue,
+        workflowId: jobId,
+        args: [{ task: 'test task', workspace, ...input }],
+      }),
     async restartWorker() {
       await stopWorker();
       current = await newWorker();

@@ -3,16 +3,34 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { fileResource, resolveInWorkspace } from '../../src/tools/workspace.js';
 
-export interface WriteRecord { jobId: string; path: string; start: number; end: number; token: number | undefined }
+export interface WriteRecord {
+  jobId: string;
+  path: string;
+  start: number;
+  end: number;
+  token: number | undefined;
+}
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); reject(new Error('cancelled')); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(new Error('cancelled'));
+      },
+      { once: true },
+    );
+  });
 
 /** Write tools for lock tests: each records when it ran and with which fencing token. */
 export function lockTools(log: WriteRecord[], delayMs = 100, aborted: string[] = []) {
-  const record = async (path: string, ctx: { workspace: string; jobId: string; fencingTokens: Record<string, number> }, start: number) => {
+  const record = async (
+    path: string,
+    ctx: { workspace: string; jobId: string; fencingTokens: Record<string, number> },
+    start: number,
+  ) => {
     const key = await fileResource(ctx.workspace, path);
     log.push({ jobId: ctx.jobId, path, start, end: Date.now(), token: ctx.fencingTokens[key] });
   };

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { fileResource } from '../../src/tools/workspace.js';
 
-export interface Interval { name: string; key: string; start: number; end: number }
+export interface Interval {
+  name: string;
+  key: string;
+  start: number;
+  end: number;
+}
 
 /** Test tools that record when they ran, so tests can assert overlap and order. */
 export function probeTools(log: Interval[], delayMs = 300) {

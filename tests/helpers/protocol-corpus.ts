@@ -20,11 +20,16 @@ export function corpus(protocol: Protocol, cases: Case[]): void {
   for (const c of cases) {
     it(c.name, () => {
       const r = protocol.parse(c.text, specs);
-      assert.deepEqual(r.calls.map((x) => [x.name, x.args]), c.calls ?? [], `calls of: ${c.text}`);
+      assert.deepEqual(
+        r.calls.map((x) => [x.name, x.args]),
+        c.calls ?? [],
+        `calls of: ${c.text}`,
+      );
       assert.equal(r.problems.length, c.problems?.length ?? 0, `problems: ${JSON.stringify(r.problems)}`);
       c.problems?.forEach((re, i) => assert.match(r.problems[i]!, re));
       if (c.final !== undefined) assert.equal(r.final, c.final);
-      for (const call of r.calls) assert.ok(c.text.includes(call.raw), `raw text '${call.raw}' is a slice of the reply`);
+      for (const call of r.calls)
+        assert.ok(c.text.includes(call.raw), `raw text '${call.raw}' is a slice of the reply`);
     });
   }
 }
@@ -48,11 +53,18 @@ export function roundTrip(protocol: Protocol): void {
       const text = protocol.render(call, specs);
       const r = protocol.parse(`Some prose first.\n${text}\n`, specs);
       assert.deepEqual(r.problems, [], text);
-      assert.deepEqual(r.calls.map((c) => ({ name: c.name, args: c.args })), [call], text);
+      assert.deepEqual(
+        r.calls.map((c) => ({ name: c.name, args: c.args })),
+        [call],
+        text,
+      );
     }
     if (protocol.format !== 'react') {
       const all = ROUND_TRIP.map((c) => protocol.render(c, specs)).join('\n\n');
-      assert.deepEqual(protocol.parse(all, specs).calls.map((c) => ({ name: c.name, args: c.args })), ROUND_TRIP);
+      assert.deepEqual(
+        protocol.parse(all, specs).calls.map((c) => ({ name: c.name, args: c.args })),
+        ROUND_TRIP,
+      );
     }
   });
 }

@@ -8,10 +8,32 @@ const COMMANDS = buildProgram().commands.map((c) => c.name());
 
 describe('the CLI parser', () => {
   it('knows every command', () => {
-    assert.deepEqual([...COMMANDS].sort(), ['approve', 'audit', 'cancel', 'chat', 'demo', 'deny', 'down', 'export', 'jobs', 'list', 'pending', 'replay', 'result', 'run', 'send', 'server', 'setup', 'status', 'up', 'watch', 'worker']);
+    assert.deepEqual([...COMMANDS].sort(), [
+      'approve',
+      'audit',
+      'cancel',
+      'chat',
+      'demo',
+      'deny',
+      'down',
+      'export',
+      'jobs',
+      'list',
+      'pending',
+      'replay',
+      'result',
+      'run',
+      'send',
+      'server',
+      'setup',
+      'status',
+      'up',
+      'watch',
+      'worker',
+    ]);
   });
 
-  it('`dagent <command> --help` exits 0 with that command\'s usage, for every command', async () => {
+  it("`dagent <command> --help` exits 0 with that command's usage, for every command", async () => {
     const results = await Promise.all(COMMANDS.map(async (name) => [name, await dagent([name, '--help'])] as const));
     for (const [name, r] of results) {
       assert.equal(r.code, 0, `${name}: ${r.stderr}`);
@@ -24,7 +46,9 @@ describe('the CLI parser', () => {
 
   it('refuses unknown flags on every command', async () => {
     const needs: Record<string, string[]> = { approve: ['--by', 'me'], deny: ['--by', 'me'] };
-    const results = await Promise.all(COMMANDS.map(async (name) => [name, await dagent([name, ...(needs[name] ?? []), '--no-such-flag'])] as const));
+    const results = await Promise.all(
+      COMMANDS.map(async (name) => [name, await dagent([name, ...(needs[name] ?? []), '--no-such-flag'])] as const),
+    );
     for (const [name, r] of results) {
       assert.equal(r.code, 2, `${name}: ${r.stderr}`);
       assert.match(r.stderr, new RegExp(`dagent ${name}: unknown option '--no-such-flag'`));
@@ -33,7 +57,9 @@ describe('the CLI parser', () => {
 
   it('`dagent jobs --status` accepts every status a job can have', async () => {
     assert.ok(JOB_STATUSES.length >= 11);
-    const results = await Promise.all(JOB_STATUSES.map(async (s) => [s, await dagent(['jobs', '--status', s, '--json'])] as const));
+    const results = await Promise.all(
+      JOB_STATUSES.map(async (s) => [s, await dagent(['jobs', '--status', s, '--json'])] as const),
+    );
     for (const [s, r] of results) {
       assert.equal(r.code, 0, `${s}: ${r.stderr}`);
       assert.ok(Array.isArray(JSON.parse(r.stdout)));

@@ -34,17 +34,29 @@ describe('attached runs with no worker up', () => {
 
   it('three side by side all complete, whichever finishes first', async () => {
     const env = shared();
-    const runs = await Promise.all([0, 1, 2].map(() => dagent(['run', 'the demo task', '--workspace', demoCopy(), '--json'], env, 90_000)));
+    const runs = await Promise.all(
+      [0, 1, 2].map(() => dagent(['run', 'the demo task', '--workspace', demoCopy(), '--json'], env, 90_000)),
+    );
     runs.forEach(completed);
   });
 
   it('the worker a run starts loads DAGENT_PLUGINS', async () => {
     const scenario = path.join(tempDir(), 'shout.json');
-    writeFileSync(scenario, JSON.stringify({ name: 'shout', steps: [
-      { reply: { toolCalls: [{ name: 'shout', arguments: { text: 'hello' } }] } },
-      { reply: { content: 'said it' } },
-    ] }));
-    const r = await dagent(['run', 'shout hello', '--workspace', tempDir()], { ...shared(), DAGENT_PLUGINS: PLUGIN, DAGENT_SCENARIO: scenario });
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        name: 'shout',
+        steps: [
+          { reply: { toolCalls: [{ name: 'shout', arguments: { text: 'hello' } }] } },
+          { reply: { content: 'said it' } },
+        ],
+      }),
+    );
+    const r = await dagent(['run', 'shout hello', '--workspace', tempDir()], {
+      ...shared(),
+      DAGENT_PLUGINS: PLUGIN,
+      DAGENT_SCENARIO: scenario,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /Plugin tools: shout\./);
     assert.match(r.stdout, /← shout \d+ ms: HELLO!/);
@@ -60,11 +72,15 @@ describe('attached runs with no worker up', () => {
     run.stdout!.on('data', (b) => (stdout += b));
     run.stderr!.on('data', (b) => (stderr += b));
     const exited = new Promise<number | null>((r) => run.once('close', r));
-    for (let i = 0; i < 200 && !/step 1 {2}model replied/.test(stdout); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 200 && !/step 1 {2}model replied/.test(stdout); i++)
+      await new Promise((r) => setTimeout(r, 100));
     assert.match(stdout, /step 1 {2}model replied/, `the job got going before the interrupt\n${stderr}`);
     run.kill('SIGINT');
     assert.equal(await exited, 130, stderr);
-    assert.match(stderr, new RegExp(`Interrupted: job ${jobId} is durable and goes on whenever a worker serves task queue`));
+    assert.match(
+      stderr,
+      new RegExp(`Interrupted: job ${jobId} is durable and goes on whenever a worker serves task queue`),
+    );
     assert.match(stderr, new RegExp(`dagent watch ${jobId}`));
     const midway = JSON.parse((await dagent(['status', jobId, '--json'], env)).stdout);
     assert.equal(midway.status, 'running', 'the job outlived the command');

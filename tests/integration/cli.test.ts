@@ -86,11 +86,20 @@ describe('the dagent CLI', () => {
     const cases: Array<[string[], RegExp]> = [
       [['run'], /dagent run: missing required argument 'task'/],
       [['run', '  '], /dagent run: Give the task to do/],
-      [['run', 'x', '--max-steps', 'ten'], /option '--max-steps <n>' argument 'ten' is invalid\. Give a whole number of at least 1\./],
+      [
+        ['run', 'x', '--max-steps', 'ten'],
+        /option '--max-steps <n>' argument 'ten' is invalid\. Give a whole number of at least 1\./,
+      ],
       [['run', 'x', '--workspace', '/no/such/dir'], /--workspace \/no\/such\/dir is not an existing folder/],
       [['run', 'x', '--bogus'], /dagent run: unknown option '--bogus'/],
-      [['run', 'x', '--format', 'yaml'], /argument 'yaml' is invalid\. Allowed choices are native, markdown, xml, react, line/],
-      [['run', 'x', '--deadline', 'soon'], /option '--deadline <duration>' argument 'soon' is invalid\. Give a duration like 30s/],
+      [
+        ['run', 'x', '--format', 'yaml'],
+        /argument 'yaml' is invalid\. Allowed choices are native, markdown, xml, react, line/,
+      ],
+      [
+        ['run', 'x', '--deadline', 'soon'],
+        /option '--deadline <duration>' argument 'soon' is invalid\. Give a duration like 30s/,
+      ],
       [['status'], /dagent status: missing required argument 'jobId'/],
       [['status', 'a', 'b'], /dagent status: too many arguments/],
       [['jobs', '--limit', '0'], /option '--limit <n>' argument '0' is invalid/],

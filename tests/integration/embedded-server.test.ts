@@ -12,7 +12,12 @@ const DEMO = fileURLToPath(new URL('../../demo/workspace', import.meta.url));
 describe('the embedded server (dagent up / down)', () => {
   it('keeps jobs in its SQLite file across a restart, and stops what it started', async () => {
     const home = tempDir('dagent-home-');
-    const env = { TEMPORAL_ADDRESS: '', DAGENT_HOME: home, DAGENT_TEMPORAL_PORT: String(await freePort()), DAGENT_UI_PORT: String(await freePort()) };
+    const env = {
+      TEMPORAL_ADDRESS: '',
+      DAGENT_HOME: home,
+      DAGENT_TEMPORAL_PORT: String(await freePort()),
+      DAGENT_UI_PORT: String(await freePort()),
+    };
     const ws = tempDir();
     cpSync(DEMO, ws, { recursive: true });
     const jobId = uniqueId('embedded');

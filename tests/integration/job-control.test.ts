@@ -14,11 +14,19 @@ describe('job control', () => {
     const aborted: string[] = [];
     const h = await startHarness({
       tools: [...builtinTools, ...lockTools([], 100, aborted)],
-      scenario: { name: 'long', steps: [{ reply: { toolCalls: [{ name: 'hold', arguments: { path: 'busy.txt', ms: 120_000 } }] } }, { reply: { content: 'never' } }] },
+      scenario: {
+        name: 'long',
+        steps: [
+          { reply: { toolCalls: [{ name: 'hold', arguments: { path: 'busy.txt', ms: 120_000 } }] } },
+          { reply: { content: 'never' } },
+        ],
+      },
     });
     try {
       const handle = await h.start();
-      await until('the tool to start', async () => (await handle.query(progressQuery, 0)).events.some((e) => e.kind === 'tool_start'));
+      await until('the tool to start', async () =>
+        (await handle.query(progressQuery, 0)).events.some((e) => e.kind === 'tool_start'),
+      );
       const lock = h.client.workflow.getHandle(lockWorkflowId(await fileResource(h.workspace, 'busy.txt')));
       assert.equal((await lock.query(lockStateQuery)).holder?.workflowId, handle.workflowId);
 
@@ -36,7 +44,10 @@ describe('job control', () => {
       const d = await handle.describe();
       assert.equal(d.status.name, 'CANCELLED');
       assert.equal(d.typedSearchAttributes.get({ name: 'DagentStatus', type: 'KEYWORD' }), 'cancelled');
-      const audit = (await dagent(['audit', handle.workflowId, '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const audit = (await dagent(['audit', handle.workflowId, '--json'])).stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(audit.at(-1).status, 'cancelled');
       assert.equal(audit.find((x: { type: string }) => x.type === 'tool_call').status, 'cancelled');
       const again = await dagent(['cancel', handle.workflowId]);
@@ -48,7 +59,15 @@ describe('job control', () => {
   });
 
   it('watch follows a job started elsewhere; list shows it', async () => {
-    const h = await startHarness({ scenario: { name: 'w', steps: [{ delayMs: 500, reply: { toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] } }, { reply: { content: 'forty-two' } }] } });
+    const h = await startHarness({
+      scenario: {
+        name: 'w',
+        steps: [
+          { delayMs: 500, reply: { toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] } },
+          { reply: { content: 'forty-two' } },
+        ],
+      },
+    });
     try {
       const handle = await h.start();
       const w = await dagent(['watch', handle.workflowId]);
@@ -56,7 +75,11 @@ describe('job control', () => {
       assert.match(w.stdout, /→ calculator \{"expression":"6\*7"\}\n {2}← calculator \d+ ms: 42\n/);
       assert.match(w.stdout, /done after 2 steps\n\nforty-two/);
       const l = await dagent(['list', '--json', '--limit', '200']);
-      assert.ok(JSON.parse(l.stdout).some((j: { jobId: string; status: string }) => j.jobId === handle.workflowId && j.status === 'completed'));
+      assert.ok(
+        JSON.parse(l.stdout).some(
+          (j: { jobId: string; status: string }) => j.jobId === handle.workflowId && j.status === 'completed',
+        ),
+      );
     } finally {
       await h.close();
     }
@@ -64,15 +87,19 @@ describe('job control', () => {
 });
 
 describe('budgets', () => {
-  const summaryAware = (call: (step: number) => { name: string; arguments: Record<string, unknown> }) =>
+  const summaryAware =
+    (call: (step: number) => { name: string; arguments: Record<string, unknown> }) =>
     ({ body, step }: { body: { messages: Array<{ role: string; content?: unknown }> }; step: number }) => {
       const last = body.messages.at(-1)!;
-      if (last.role === 'user' && String(last.content).startsWith('Stop now:')) return { reply: { content: `summary: ${step} steps done` } };
+      if (last.role === 'user' && String(last.content).startsWith('Stop now:'))
+        return { reply: { content: `summary: ${step} steps done` } };
       return { reply: { toolCalls: [call(step)] } };
     };
 
   it('a token budget stops the job, with one last summary call that offers no tools', async () => {
-    const h = await startHarness({ handler: summaryAware((s) => ({ name: 'calculator', arguments: { expression: `${s}+1` } })) });
+    const h = await startHarness({
+      handler: summaryAware((s) => ({ name: 'calculator', arguments: { expression: `${s}+1` } })),
+    });
     try {
       const r = await (await h.start({ maxTokens: 1200 })).result();
       assert.equal(r.status, 'token_budget');
@@ -88,7 +115,10 @@ describe('budgets', () => {
   });
 
   it('a deadline stops the job with status time_budget', async () => {
-    const h = await startHarness({ tools: [...builtinTools, ...lockTools([], 400)], handler: summaryAware((s) => ({ name: 'slow_write', arguments: { path: `f${s}.txt`, content: 'x' } })) });
+    const h = await startHarness({
+      tools: [...builtinTools, ...lockTools([], 400)],
+      handler: summaryAware((s) => ({ name: 'slow_write', arguments: { path: `f${s}.txt`, content: 'x' } })),
+    });
     try {
       const r = await (await h.start({ deadlineMs: 1500 })).result();
       assert.equal(r.status, 'time_budget');

@@ -11,13 +11,22 @@ import { tempDir, temporalAddress, uniqueId } from '../helpers/harness.js';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = import.meta.resolve('tsx');
-const userText = (body: { messages: Array<{ role: string; content?: unknown }> }) => String(body.messages.find((m) => m.role === 'user')?.content ?? '');
+const userText = (body: { messages: Array<{ role: string; content?: unknown }> }) =>
+  String(body.messages.find((m) => m.role === 'user')?.content ?? '');
 
 /** Runs a program as a user would, against the test server and a scripted model. */
 async function runProgram(args: string[], o: { cwd: string; handler: ScriptHandler; node?: string[] }) {
   const model = await startScriptedModel({ handler: o.handler });
   try {
-    const env = { ...process.env, TEMPORAL_ADDRESS: temporalAddress(), OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'test', DAGENT_MODEL: 'scripted', TASK_QUEUE: uniqueId('lib'), XDG_CACHE_HOME: tempDir('dagent-cache-') };
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: temporalAddress(),
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'test',
+      DAGENT_MODEL: 'scripted',
+      TASK_QUEUE: uniqueId('lib'),
+      XDG_CACHE_HOME: tempDir('dagent-cache-'),
+    };
     const r = await run(process.execPath, [...(o.node ?? []), ...args], { cwd: o.cwd, env, timeout: 120_000 });
     return { ...r, requests: model.requests };
   } finally {
@@ -32,25 +41,39 @@ const wordCountScript: ScriptHandler = ({ step }) =>
 
 describe('durable-agent as a library', () => {
   it('examples/custom-tool: a custom tool on a worker in a few lines; the job calls it', async () => {
-    const r = await runProgram(['--import', TSX, 'examples/custom-tool/main.ts'], { cwd: root, handler: wordCountScript });
+    const r = await runProgram(['--import', TSX, 'examples/custom-tool/main.ts'], {
+      cwd: root,
+      handler: wordCountScript,
+    });
     assert.equal(r.stdout.trim(), 'It has 6 words.');
     const toolMessage = r.requests.at(-1)!.body.messages.find((m) => m.role === 'tool');
-    assert.equal(toolMessage?.content, '6', 'the model read the custom tool\'s real output');
+    assert.equal(toolMessage?.content, '6', "the model read the custom tool's real output");
   });
 
-  it('examples/child-workflow: a team\'s parent workflow runs two agent turns as children', async () => {
+  it("examples/child-workflow: a team's parent workflow runs two agent turns as children", async () => {
     const ws = tempDir();
     const r = await runProgram(['--import', TSX, path.join(root, 'examples/child-workflow/main.ts')], {
       cwd: ws,
       handler: ({ body, step }) => {
         const writing = userText(body).startsWith('Write NOTES.md');
-        if (step === 0) return { reply: { toolCalls: [writing ? { name: 'write_file', arguments: { path: 'NOTES.md', content: 'one\ntwo\nthree\n' } } : { name: 'read_file', arguments: { path: 'NOTES.md' } }] } };
+        if (step === 0)
+          return {
+            reply: {
+              toolCalls: [
+                writing
+                  ? { name: 'write_file', arguments: { path: 'NOTES.md', content: 'one\ntwo\nthree\n' } }
+                  : { name: 'read_file', arguments: { path: 'NOTES.md' } },
+              ],
+            },
+          };
         return { reply: { content: writing ? 'Drafted NOTES.md.' : 'Add an example.' } };
       },
     });
     assert.deepEqual(JSON.parse(r.stdout), { draft: 'Drafted NOTES.md.', review: 'Add an example.' });
     assert.equal(readFileSync(path.join(ws, 'NOTES.md'), 'utf8'), 'one\ntwo\nthree\n');
-    const reviewRead = r.requests.flatMap((q) => q.body.messages).find((m) => m.role === 'tool' && String(m.content).includes('two'));
+    const reviewRead = r.requests
+      .flatMap((q) => q.body.messages)
+      .find((m) => m.role === 'tool' && String(m.content).includes('two'));
     assert.ok(reviewRead, 'the review turn read the file the draft turn wrote');
   });
 
@@ -61,16 +84,27 @@ describe('durable-agent as a library', () => {
     const app = path.join(dir, 'app');
     const files: Record<string, string> = {
       'package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
-      'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'] }, include: ['main.ts'] }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: true,
+          outDir: 'out',
+          types: ['node'],
+        },
+        include: ['main.ts'],
+      }),
       'main.ts': [
         "import { Client, Connection } from '@temporalio/client';",
         "import { z } from 'zod';",
         "import { builtinTools, createAgentWorker, defineTool, modelConfigFromEnv, readAudit, startJob, type TurnResult } from 'durable-agent';",
         "const wordCount = defineTool({ name: 'word_count', description: 'Count words.', input: z.object({ text: z.string().transform((t) => t.trim()) }), effect: 'read',",
-        "  execute: ({ text }) => String(text.split(/\\s+/).filter(Boolean).length) });",
-        "const address = process.env.TEMPORAL_ADDRESS!;",
-        "const taskQueue = process.env.TASK_QUEUE!;",
-        "const worker = await createAgentWorker({ address, taskQueue, model: modelConfigFromEnv()!, tools: [...builtinTools, wordCount] });",
+        '  execute: ({ text }) => String(text.split(/\\s+/).filter(Boolean).length) });',
+        'const address = process.env.TEMPORAL_ADDRESS!;',
+        'const taskQueue = process.env.TASK_QUEUE!;',
+        'const worker = await createAgentWorker({ address, taskQueue, model: modelConfigFromEnv()!, tools: [...builtinTools, wordCount] });',
         'const running = worker.run();',
         'const client = new Client({ connection: await Connection.connect({ address }) });',
         "const job = await startJob(client, { task: 'count', workspace: process.cwd(), taskQueue });",
@@ -84,9 +118,23 @@ describe('durable-agent as a library', () => {
     };
     mkdirSync(app);
     for (const [f, text] of Object.entries(files)) writeFileSync(path.join(app, f), text);
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(dir, tarball), 'typescript@5', '@types/node@20'], { cwd: app, timeout: 300_000 });
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        path.join(dir, tarball),
+        'typescript@5',
+        '@types/node@20',
+      ],
+      { cwd: app, timeout: 300_000 },
+    );
     const tsc = path.join(app, 'node_modules/typescript/bin/tsc');
-    await run(process.execPath, [tsc, '-p', app], { cwd: app }).catch((e: { stdout: string }) => assert.fail(`tsc failed:\n${e.stdout}`));
+    await run(process.execPath, [tsc, '-p', app], { cwd: app }).catch((e: { stdout: string }) =>
+      assert.fail(`tsc failed:\n${e.stdout}`),
+    );
     const r = await runProgram(['out/main.js'], { cwd: app, handler: wordCountScript });
     assert.deepEqual(JSON.parse(r.stdout), { answer: 'It has 6 words.', tools: ['word_count'] });
   });

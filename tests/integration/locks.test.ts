@@ -13,16 +13,28 @@ import { lockTools, type WriteRecord } from '../helpers/lock-tools.js';
 import { until } from '../helpers/wait.js';
 
 /** Each agent's task names it; it appends `appends` lines to shared.txt, one per step. */
-const appender = (appends: number): ScriptHandler => ({ body, step }) => {
-  const agent = String(body.messages.find((m) => m.role === 'user')!.content);
-  if (step < appends) return { reply: { toolCalls: [{ name: 'append_slow', arguments: { path: 'shared.txt', line: `${agent} line ${step + 1}` } }] } };
-  return { reply: { content: `${agent} done` } };
-};
+const appender =
+  (appends: number): ScriptHandler =>
+  ({ body, step }) => {
+    const agent = String(body.messages.find((m) => m.role === 'user')!.content);
+    if (step < appends)
+      return {
+        reply: {
+          toolCalls: [{ name: 'append_slow', arguments: { path: 'shared.txt', line: `${agent} line ${step + 1}` } }],
+        },
+      };
+    return { reply: { content: `${agent} done` } };
+  };
 
 async function runAgents(h: Harness, agents: number, extra: { locks?: boolean; lockOptions?: LockOptions } = {}) {
-  const handles = await Promise.all(Array.from({ length: agents }, (_, i) => h.start({ task: `agent-${i + 1}`, ...extra })));
+  const handles = await Promise.all(
+    Array.from({ length: agents }, (_, i) => h.start({ task: `agent-${i + 1}`, ...extra })),
+  );
   const results = await Promise.all(handles.map((x) => x.result()));
-  assert.deepEqual(results.map((r) => r.status), Array(agents).fill('completed'));
+  assert.deepEqual(
+    results.map((r) => r.status),
+    Array(agents).fill('completed'),
+  );
   return handles;
 }
 
@@ -31,8 +43,14 @@ const lines = (h: Harness) => readFileSync(path.join(h.workspace, 'shared.txt'),
 function assertSerialWithGrowingTokens(writes: WriteRecord[]) {
   const byStart = [...writes].sort((a, b) => a.start - b.start);
   for (let i = 1; i < byStart.length; i++) {
-    assert.ok(byStart[i]!.start >= byStart[i - 1]!.end, `writes ${i - 1} and ${i} overlap: ${JSON.stringify(byStart.slice(i - 1, i + 1))}`);
-    assert.ok(byStart[i]!.token! > byStart[i - 1]!.token!, `fencing token did not grow: ${byStart[i - 1]!.token} then ${byStart[i]!.token}`);
+    assert.ok(
+      byStart[i]!.start >= byStart[i - 1]!.end,
+      `writes ${i - 1} and ${i} overlap: ${JSON.stringify(byStart.slice(i - 1, i + 1))}`,
+    );
+    assert.ok(
+      byStart[i]!.token! > byStart[i - 1]!.token!,
+      `fencing token did not grow: ${byStart[i - 1]!.token} then ${byStart[i]!.token}`,
+    );
   }
 }
 
@@ -46,7 +64,11 @@ describe('cross-agent write locks', () => {
       assert.equal(got.length, 50);
       assert.equal(new Set(got).size, 50);
       for (let a = 1; a <= 5; a++) {
-        assert.deepEqual(got.filter((l) => l.startsWith(`agent-${a} `)), Array.from({ length: 10 }, (_, i) => `agent-${a} line ${i + 1}`), 'each agent keeps its own order');
+        assert.deepEqual(
+          got.filter((l) => l.startsWith(`agent-${a} `)),
+          Array.from({ length: 10 }, (_, i) => `agent-${a} line ${i + 1}`),
+          'each agent keeps its own order',
+        );
       }
       assert.equal(writes.length, 50);
       assert.ok(writes.every((w) => typeof w.token === 'number'));
@@ -101,7 +123,10 @@ describe('cross-agent write locks', () => {
       const key = await fileResource(h.workspace, 'held.txt');
       const lock = h.client.workflow.getHandle(lockWorkflowId(key));
       const holder = await h.start({ task: 'holder', lockOptions: { leaseMs: 2_000 } });
-      await until('the holder to get the lock', async () => (await lock.query(lockStateQuery)).holder?.workflowId === holder.workflowId);
+      await until(
+        'the holder to get the lock',
+        async () => (await lock.query(lockStateQuery)).holder?.workflowId === holder.workflowId,
+      );
 
       const ghost = { requestId: 'ghost/1', workflowId: 'no-such-workflow', callId: 'c', leaseMs: 2_000 };
       await lock.signal(acquireSignal, ghost);
@@ -111,7 +136,10 @@ describe('cross-agent write locks', () => {
         const q = (await lock.query(lockStateQuery)).queue!;
         return q.length === 2 ? q : undefined;
       });
-      assert.deepEqual(queue.map((w) => w.workflowId), ['no-such-workflow', next.workflowId]);
+      assert.deepEqual(
+        queue.map((w) => w.workflowId),
+        ['no-such-workflow', next.workflowId],
+      );
 
       await holder.terminate('test: holder dies while holding the lock');
       assert.equal((await next.result()).status, 'completed');

@@ -12,13 +12,17 @@ describe('file tools inside the workspace only', () => {
       scenario: {
         name: 'escape',
         steps: [
-          { reply: { toolCalls: [
-            { name: 'write_file', arguments: { path: '../escaped.txt', content: 'x' } },
-            { name: 'write_file', arguments: { path: 'link/pwned.txt', content: 'x' } },
-            { name: 'read_file', arguments: { path: 'link/secret.txt' } },
-            { name: 'read_file', arguments: { path: `${outside}/secret.txt` } },
-            { name: 'write_file', arguments: { path: 'inside/ok.txt', content: 'fine' } },
-          ] } },
+          {
+            reply: {
+              toolCalls: [
+                { name: 'write_file', arguments: { path: '../escaped.txt', content: 'x' } },
+                { name: 'write_file', arguments: { path: 'link/pwned.txt', content: 'x' } },
+                { name: 'read_file', arguments: { path: 'link/secret.txt' } },
+                { name: 'read_file', arguments: { path: `${outside}/secret.txt` } },
+                { name: 'write_file', arguments: { path: 'inside/ok.txt', content: 'fine' } },
+              ],
+            },
+          },
           { reply: { content: 'done' } },
         ],
       },
@@ -27,7 +31,9 @@ describe('file tools inside the workspace only', () => {
       symlinkSync(outside, path.join(h.workspace, 'link'));
       mkdirSync(path.join(h.workspace, 'inside'));
       assert.equal((await (await h.start()).result()).status, 'completed');
-      const results = requestMessages(h.model, 1).filter((m) => m.role === 'tool').map((m) => String(m.content));
+      const results = requestMessages(h.model, 1)
+        .filter((m) => m.role === 'tool')
+        .map((m) => String(m.content));
       assert.match(results[0]!, /Path '\.\.\/escaped\.txt' is outside the workspace/);
       assert.match(results[1]!, /Path 'link\/pwned\.txt' leads outside the workspace through a symbolic link/);
       assert.match(results[2]!, /leads outside the workspace through a symbolic link/);

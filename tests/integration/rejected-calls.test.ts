@@ -11,13 +11,17 @@ describe('calls the model got wrong', () => {
       scenario: {
         name: 'bad-calls',
         steps: [
-          { reply: { toolCalls: [
-            { name: 'delete_everything', arguments: {} },
-            { name: 'read_file', arguments: '{"path": "a.txt"' },
-            { name: 'read_file', arguments: { path: 42 } },
-            { name: 'calculator', arguments: { expression: '1 +' } },
-            { name: 'calculator', arguments: { expression: '6 * 7' } },
-          ] } },
+          {
+            reply: {
+              toolCalls: [
+                { name: 'delete_everything', arguments: {} },
+                { name: 'read_file', arguments: '{"path": "a.txt"' },
+                { name: 'read_file', arguments: { path: 42 } },
+                { name: 'calculator', arguments: { expression: '1 +' } },
+                { name: 'calculator', arguments: { expression: '6 * 7' } },
+              ],
+            },
+          },
           { reply: { content: 'Recovered.' } },
         ],
       },
@@ -30,9 +34,15 @@ describe('calls the model got wrong', () => {
 
   it('come back to the model as tool messages it can act on, in its order', () => {
     const tools = requestMessages(h.model, 1).filter((m) => m.role === 'tool');
-    assert.deepEqual(tools.map((m) => m.tool_call_id), ['call_1_1', 'call_1_2', 'call_1_3', 'call_1_4', 'call_1_5']);
+    assert.deepEqual(
+      tools.map((m) => m.tool_call_id),
+      ['call_1_1', 'call_1_2', 'call_1_3', 'call_1_4', 'call_1_5'],
+    );
     const [unknown, badJson, schema, handler, good] = tools.map((m) => String(m.content));
-    assert.match(unknown!, /Unknown tool 'delete_everything'\. Available tools: read_file, list_files, search_files, write_file, edit_file, shell, calculator\./);
+    assert.match(
+      unknown!,
+      /Unknown tool 'delete_everything'\. Available tools: read_file, list_files, search_files, write_file, edit_file, shell, calculator\./,
+    );
     assert.match(badJson!, /Arguments for 'read_file' are not valid JSON .*Send one JSON object/);
     assert.match(schema!, /Invalid arguments for 'read_file': path: Invalid input: expected string, received number/);
     assert.match(handler!, /^Error: ArithmeticError: Unexpected end of expression\./);

@@ -20,12 +20,18 @@ describe('committed histories', () => {
   it('replay against the current workflow code without a determinism error', async () => {
     assert.ok(histories.length >= 2);
     for (const f of histories) {
-      await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.DAGENT_WORKFLOW_BUNDLE! }, replayName: f }, load(f));
+      await Worker.runReplayHistory(
+        { workflowBundle: { codePath: process.env.DAGENT_WORKFLOW_BUNDLE! }, replayName: f },
+        load(f),
+      );
     }
   });
 
   it('fail to replay against a deliberately non-deterministic change', async () => {
-    const { code } = await bundleWorkflowCode({ workflowsPath: path.join(fixtures, 'nondeterministic-workflows.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(fixtures, 'nondeterministic-workflows.ts'),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+    });
     const codePath = path.join(tmpdir(), `nondeterministic-${process.pid}.js`);
     writeFileSync(codePath, code);
     for (const f of histories) {
@@ -45,7 +51,9 @@ describe('committed audit records of every schema version', () => {
     let n = 0;
     for (const dir of dirs) {
       for (const f of readdirSync(path.join(fixtures, 'audit', dir))) {
-        for (const line of readFileSync(path.join(fixtures, 'audit', dir, f), 'utf8').trim().split('\n')) {
+        for (const line of readFileSync(path.join(fixtures, 'audit', dir, f), 'utf8')
+          .trim()
+          .split('\n')) {
           const parsed = auditRecord.safeParse(JSON.parse(line));
           assert.ok(parsed.success, `${dir}/${f}: ${parsed.success ? '' : parsed.error.message}`);
           n++;

@@ -29,33 +29,57 @@ describe('secrets', () => {
       scenario: {
         name: 'leaky',
         steps: [
-          { reply: { content: `I will store ${SECRET}.`, toolCalls: [
-            { name: 'write_file', arguments: { path: 'creds.txt', content: `key=${SECRET}` } },
-            { name: 'read_file', arguments: { path: 'leak.txt' } },
-            { name: 'shell', arguments: { command: 'echo "env: $OPENAI_API_KEY"' } },
-          ] } },
+          {
+            reply: {
+              content: `I will store ${SECRET}.`,
+              toolCalls: [
+                { name: 'write_file', arguments: { path: 'creds.txt', content: `key=${SECRET}` } },
+                { name: 'read_file', arguments: { path: 'leak.txt' } },
+                { name: 'shell', arguments: { command: 'echo "env: $OPENAI_API_KEY"' } },
+              ],
+            },
+          },
           { reply: { content: `The key is ${SECRET}.` } },
         ],
       },
     });
     try {
-      writeFileSync(path.join(h.workspace, 'leak.txt'), `the file holds ${SECRET} and sk-proj-AbCdEfGhIjKlMnOpQrStUvWx`);
+      writeFileSync(
+        path.join(h.workspace, 'leak.txt'),
+        `the file holds ${SECRET} and sk-proj-AbCdEfGhIjKlMnOpQrStUvWx`,
+      );
       const handle = await h.start({ task: 'store the key' });
       const r = await handle.result();
       assert.equal(r.answer, 'The key is [REDACTED:OPENAI_API_KEY].');
 
       const job = historyText(historyToJSON(await handle.fetchHistory()));
-      const lock = historyText(historyToJSON(await h.client.workflow.getHandle(lockWorkflowId(await fileResource(h.workspace, 'creds.txt'))).fetchHistory()));
-      for (const [name, text] of [['job', job], ['lock', lock]] as const) {
+      const lock = historyText(
+        historyToJSON(
+          await h.client.workflow
+            .getHandle(lockWorkflowId(await fileResource(h.workspace, 'creds.txt')))
+            .fetchHistory(),
+        ),
+      );
+      for (const [name, text] of [
+        ['job', job],
+        ['lock', lock],
+      ] as const) {
         assert.ok(!text.includes(SECRET), `the secret is in the ${name} history`);
         assert.ok(!text.includes('sk-proj-AbCdEfGhIjKlMnOpQrStUvWx'), `a key-shaped value is in the ${name} history`);
       }
       assert.match(job, /\[REDACTED:OPENAI_API_KEY\]/);
-      assert.equal(readFileSync(path.join(h.workspace, 'creds.txt'), 'utf8'), 'key=[REDACTED:OPENAI_API_KEY]', 'redacted arguments are what the tool receives');
+      assert.equal(
+        readFileSync(path.join(h.workspace, 'creds.txt'), 'utf8'),
+        'key=[REDACTED:OPENAI_API_KEY]',
+        'redacted arguments are what the tool receives',
+      );
       const audit = await dagent(['audit', handle.workflowId, '--json']);
       assert.ok(!audit.stdout.includes(SECRET));
       assert.match(audit.stdout, /env: \\n/, 'the shell never saw the key');
-      assert.ok(h.model.requests.every((q) => !JSON.stringify(q.body).includes(SECRET) || q.step === 0), 'the model only ever saw what history holds');
+      assert.ok(
+        h.model.requests.every((q) => !JSON.stringify(q.body).includes(SECRET) || q.step === 0),
+        'the model only ever saw what history holds',
+      );
     } finally {
       await h.close();
       delete process.env.OPENAI_API_KEY;

@@ -14,7 +14,9 @@ const rememberer: ScriptHandler = ({ body }) => {
   const users = body.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
   const last = body.messages.at(-1)!;
   if (last.role === 'user' && users.at(-1)!.startsWith('write ')) {
-    return { reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: users.at(-1)!.slice(6) } }] } };
+    return {
+      reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: users.at(-1)!.slice(6) } }] },
+    };
   }
   return { reply: { content: `seen ${users.length} messages; first: ${users[0]}` } };
 };
@@ -29,7 +31,10 @@ describe('sessions', () => {
       const one = await dagent(['send', sessionId, 'write hello there', '--workspace', h.workspace, '--json'], env);
       assert.equal(one.code, 0, one.stderr);
       const r1 = JSON.parse(one.stdout);
-      assert.deepEqual([r1.sessionId, r1.turn, r1.jobId, r1.status, r1.answer], [sessionId, 1, `${sessionId}-turn-1`, 'completed', 'seen 1 messages; first: write hello there']);
+      assert.deepEqual(
+        [r1.sessionId, r1.turn, r1.jobId, r1.status, r1.answer],
+        [sessionId, 1, `${sessionId}-turn-1`, 'completed', 'seen 1 messages; first: write hello there'],
+      );
       assert.equal(readFileSync(path.join(h.workspace, 'notes.txt'), 'utf8'), 'hello there');
 
       await h.restartWorker();
@@ -39,7 +44,10 @@ describe('sessions', () => {
       assert.match(two.stdout, /step 1 {2}model replied in \d+ ms: final answer/);
       assert.match(two.stdout, /seen 2 messages; first: write hello there\n$/);
       const sent = h.model.requests.at(-1)!.body.messages;
-      assert.deepEqual(sent.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+      assert.deepEqual(
+        sent.map((m) => m.role),
+        ['system', 'user', 'assistant', 'tool', 'assistant', 'user'],
+      );
       assert.equal(sent[3]!.tool_call_id, sent[2]!.tool_calls![0]!.id);
 
       const audit = await dagent(['audit', `${sessionId}-turn-1`, '--json'], env);
@@ -54,19 +62,27 @@ describe('sessions', () => {
   it('continue-as-new between turns, carrying the whole conversation', async () => {
     const h = await startHarness({ handler: rememberer });
     const sessionId = uniqueId('long-session');
-    const send = (message: string) => h.client.workflow.executeUpdateWithStart(sendUpdate, {
-      args: [message],
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof agentSession>('agentSession', {
-        workflowId: sessionId, taskQueue: h.taskQueue, args: [{ workspace: h.workspace, continueAsNewAfterTurns: 2 }], workflowIdConflictPolicy: 'USE_EXISTING',
-      }),
-    });
+    const send = (message: string) =>
+      h.client.workflow.executeUpdateWithStart(sendUpdate, {
+        args: [message],
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof agentSession>('agentSession', {
+          workflowId: sessionId,
+          taskQueue: h.taskQueue,
+          args: [{ workspace: h.workspace, continueAsNewAfterTurns: 2 }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      });
     try {
       for (const m of ['first', 'second', 'third']) await send(m);
       const r = await send('fourth');
       assert.equal(r.answer, 'seen 4 messages; first: first');
       assert.equal(r.turn, 4);
       const state = await h.client.workflow.getHandle(sessionId).query(sessionQuery);
-      assert.deepEqual([state.turns, state.runs, state.messages], [4, 3, 8], 'two runs of two turns each, and a third waiting for the next message');
+      assert.deepEqual(
+        [state.turns, state.runs, state.messages],
+        [4, 3, 8],
+        'two runs of two turns each, and a third waiting for the next message',
+      );
     } finally {
       await h.close();
     }

@@ -17,9 +17,18 @@ const EXAMPLE: Record<TextFormat, string> = {
 };
 const MALFORMED: Record<TextFormat, { text: string; problem: RegExp }> = {
   markdown: { text: '```write_file result.txt\nunfinished', problem: /The code block for 'write_file' is not closed/ },
-  xml: { text: '<function_calls><invoke name="write_file"><parameter name="path">result.txt</parameter></function_calls>', problem: /The <invoke name="write_file"> element is not closed/ },
-  react: { text: 'Thought: write it.\nAction: write_file\nAction Input: {"path": "result.txt", "content": "x"', problem: /opens a JSON object that never closes/ },
-  line: { text: 'tool_call write_file(path="result.txt", content="x"', problem: /parentheses of tool_call write_file\( are never closed/ },
+  xml: {
+    text: '<function_calls><invoke name="write_file"><parameter name="path">result.txt</parameter></function_calls>',
+    problem: /The <invoke name="write_file"> element is not closed/,
+  },
+  react: {
+    text: 'Thought: write it.\nAction: write_file\nAction Input: {"path": "result.txt", "content": "x"',
+    problem: /opens a JSON object that never closes/,
+  },
+  line: {
+    text: 'tool_call write_file(path="result.txt", content="x"',
+    problem: /parentheses of tool_call write_file\( are never closed/,
+  },
 };
 const RESULT_MARK: Record<TextFormat, RegExp> = {
   markdown: /Result of write_file:\n```text\nWrote 14 bytes to result\.txt\./,
@@ -51,8 +60,16 @@ describe('tool calls in plain text, end to end', () => {
         scenario: {
           name: `text-${format}`,
           steps: [
-            { reply: { content: `Here is how a call looks:\n${EXAMPLE[format]}\nNow for real:\n${MALFORMED[format].text}` } },
-            { reply: { content: format === 'react' ? corrected.replace('Sorry, again:', 'Thought: fix it.') : corrected } },
+            {
+              reply: {
+                content: `Here is how a call looks:\n${EXAMPLE[format]}\nNow for real:\n${MALFORMED[format].text}`,
+              },
+            },
+            {
+              reply: {
+                content: format === 'react' ? corrected.replace('Sorry, again:', 'Thought: fix it.') : corrected,
+              },
+            },
             { reply: { content: format === 'react' ? 'Thought: done.\nFinal Answer: all written' : 'all written' } },
           ],
         },
@@ -63,26 +80,42 @@ describe('tool calls in plain text, end to end', () => {
         const r = await handle.result();
         assert.deepEqual([r.status, r.answer, r.steps], ['completed', 'all written', 3]);
         assert.equal(readFileSync(path.join(h.workspace, 'result.txt'), 'utf8'), content);
-        assert.equal(existsSync(path.join(h.workspace, 'example.txt')), false, 'the example inside a code block must not run');
+        assert.equal(
+          existsSync(path.join(h.workspace, 'example.txt')),
+          false,
+          'the example inside a code block must not run',
+        );
 
         const [first, second, third] = h.model.requests.map((q) => q.body);
         assert.equal(first!.tools, undefined, 'text protocols send no native tool schemas');
-        assert.match(String(first!.messages[0]!.content), new RegExp(`## Calling tools \\(${format} format\\)[\\s\\S]*write_file\\(path: string, content: string\\)`));
+        assert.match(
+          String(first!.messages[0]!.content),
+          new RegExp(`## Calling tools \\(${format} format\\)[\\s\\S]*write_file\\(path: string, content: string\\)`),
+        );
         const correction = second!.messages.at(-1)!;
         assert.equal(correction.role, 'user');
         assert.match(String(correction.content), MALFORMED[format].problem);
         assert.match(String(correction.content), /The expected form, for example:/);
         const results = String(third!.messages.at(-1)!.content);
         assert.match(results, RESULT_MARK[format]);
-        assert.ok(results.indexOf('seed') < results.indexOf('Wrote 14 bytes'), 'results come back in the order the calls were written');
-        assert.ok(second!.messages.every((m) => m.role !== 'tool'), 'no native tool messages reach a text model');
+        assert.ok(
+          results.indexOf('seed') < results.indexOf('Wrote 14 bytes'),
+          'results come back in the order the calls were written',
+        );
+        assert.ok(
+          second!.messages.every((m) => m.role !== 'tool'),
+          'no native tool messages reach a text model',
+        );
 
         const steps = decodedModelSteps(await handle.fetchHistory());
         const calls = steps.flatMap((s) => s.calls);
         assert.ok(calls.every((c) => c.format === format));
         const write = calls.find((c) => c.name === 'write_file' && !c.rejected)!;
         assert.ok(corrected.includes(write.rawText!), `the history records the raw text of the call: ${write.rawText}`);
-        assert.ok(calls.some((c) => c.rejected?.match(MALFORMED[format].problem)), 'the history records the unreadable call and why');
+        assert.ok(
+          calls.some((c) => c.rejected?.match(MALFORMED[format].problem)),
+          'the history records the unreadable call and why',
+        );
       } finally {
         await h.close();
       }

@@ -17,13 +17,23 @@ describe('a three-step job: parallel reads, a write, a final answer', () => {
       scenario: {
         name: 'three-steps',
         steps: [
-          { reply: { content: 'Reading.', toolCalls: [
-            { name: 'read_file', arguments: { path: 'a.txt' } },
-            { name: 'read_file', arguments: { path: 'b.txt' } },
-            { name: 'slow_read', arguments: { key: 'x' } },
-            { name: 'slow_read', arguments: { key: 'y' } },
-          ] } },
-          { reply: { content: null, toolCalls: [{ name: 'write_file', arguments: { path: 'out/sum.txt', content: 'alpha+beta' } }] } },
+          {
+            reply: {
+              content: 'Reading.',
+              toolCalls: [
+                { name: 'read_file', arguments: { path: 'a.txt' } },
+                { name: 'read_file', arguments: { path: 'b.txt' } },
+                { name: 'slow_read', arguments: { key: 'x' } },
+                { name: 'slow_read', arguments: { key: 'y' } },
+              ],
+            },
+          },
+          {
+            reply: {
+              content: null,
+              toolCalls: [{ name: 'write_file', arguments: { path: 'out/sum.txt', content: 'alpha+beta' } }],
+            },
+          },
           { reply: { content: 'Wrote out/sum.txt.' } },
         ],
       },
@@ -53,24 +63,42 @@ describe('a three-step job: parallel reads, a write, a final answer', () => {
   it('sends the model the whole history, every tool result paired with its tool_call_id in order', () => {
     assert.equal(h.model.requests.length, 3);
     const second = requestMessages(h.model, 1);
-    assert.deepEqual(second.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'tool', 'tool', 'tool']);
+    assert.deepEqual(
+      second.map((m) => m.role),
+      ['system', 'user', 'assistant', 'tool', 'tool', 'tool', 'tool'],
+    );
     assert.equal(second[1]!.content, 'combine a and b');
     const asked = second[2]!.tool_calls!.map((c) => c.id);
     assert.deepEqual(asked, ['call_1_1', 'call_1_2', 'call_1_3', 'call_1_4']);
-    assert.deepEqual(second.slice(3).map((m) => m.tool_call_id), asked);
-    assert.deepEqual(second.slice(3).map((m) => m.content), ['alpha', 'beta', 'value of x', 'value of y']);
+    assert.deepEqual(
+      second.slice(3).map((m) => m.tool_call_id),
+      asked,
+    );
+    assert.deepEqual(
+      second.slice(3).map((m) => m.content),
+      ['alpha', 'beta', 'value of x', 'value of y'],
+    );
 
     const third = requestMessages(h.model, 2);
     assert.deepEqual(third.slice(0, second.length), second, 'step 3 must repeat step 2 history unchanged');
-    assert.deepEqual(third.slice(second.length).map((m) => m.role), ['assistant', 'tool']);
+    assert.deepEqual(
+      third.slice(second.length).map((m) => m.role),
+      ['assistant', 'tool'],
+    );
     assert.equal(third[second.length]!.tool_calls![0]!.function.name, 'write_file');
     assert.equal(third[second.length + 1]!.tool_call_id, third[second.length]!.tool_calls![0]!.id);
     assert.match(String(third[second.length + 1]!.content), /^Wrote 10 bytes to out\/sum.txt/);
   });
 
   it('offers the model every tool with its JSON schema', () => {
-    const offered = h.model.requests[0]!.body.tools! as Array<{ type: string; function: { name: string; parameters: { type: string; properties: object } } }>;
-    assert.deepEqual(offered.map((t) => t.function.name), [...builtinTools.map((t) => t.name), 'slow_read']);
+    const offered = h.model.requests[0]!.body.tools! as Array<{
+      type: string;
+      function: { name: string; parameters: { type: string; properties: object } };
+    }>;
+    assert.deepEqual(
+      offered.map((t) => t.function.name),
+      [...builtinTools.map((t) => t.name), 'slow_read'],
+    );
     for (const t of offered) {
       assert.equal(t.type, 'function');
       assert.equal(t.function.parameters.type, 'object', `${t.function.name} has an object schema`);

@@ -12,7 +12,10 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
         const [code, told] = String(body.messages[0]!.content).split(' ');
         const status = Number(code);
         if (status === 1) return { faults: [{ delayMs: 2_000 }], reply: { content: 'late' } };
-        return { faults: [{ status, retryAfter: 7, ...(told ? { shouldRetry: told === 'true' } : {}) }], reply: { content: 'ok' } };
+        return {
+          faults: [{ status, retryAfter: 7, ...(told ? { shouldRetry: told === 'true' } : {}) }],
+          reply: { content: 'ok' },
+        };
       },
     });
   });
@@ -38,7 +41,13 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
     assert.deepEqual([f.type, f.nonRetryable], ['ModelServerError', false]);
   });
 
-  for (const [status, type, hint] of [[400, 'ModelBadRequest', /check the model name/], [401, 'ModelAuthentication', /check OPENAI_API_KEY/], [403, 'ModelPermissionDenied', /may not use this model/], [404, 'ModelNotFound', /check DAGENT_MODEL/], [422, 'ModelUnprocessable', /could not process/]] as const) {
+  for (const [status, type, hint] of [
+    [400, 'ModelBadRequest', /check the model name/],
+    [401, 'ModelAuthentication', /check OPENAI_API_KEY/],
+    [403, 'ModelPermissionDenied', /may not use this model/],
+    [404, 'ModelNotFound', /check DAGENT_MODEL/],
+    [422, 'ModelUnprocessable', /could not process/],
+  ] as const) {
     it(`does not retry ${status}, and says why`, async () => {
       const f = await failWith(String(status));
       assert.deepEqual([f.type, f.nonRetryable], [type, true]);
@@ -79,7 +88,10 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
 
   it('retries a refused connection', async () => {
     const client = new OpenAI({ baseURL: 'http://127.0.0.1:1/v1', apiKey: 'k', maxRetries: 0 });
-    const f = await client.chat.completions.create({ model: 'x', messages: [] }).then(() => null, (e) => classifyModelError(e, 'http://127.0.0.1:1/v1'));
+    const f = await client.chat.completions.create({ model: 'x', messages: [] }).then(
+      () => null,
+      (e) => classifyModelError(e, 'http://127.0.0.1:1/v1'),
+    );
     assert.deepEqual([f?.type, f?.nonRetryable], ['ModelConnection', false]);
   });
 });

@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import { makeRedactor, redactValue } from '../../src/audit/redact.js';
 
 describe('makeRedactor', () => {
-  const redact = makeRedactor({ OPENAI_API_KEY: 'plain-value-without-format-123', SHORT_TOKEN: 'abc', HOME: '/root', DAGENT_REDACT_PATTERNS: '["acct-[0-9]{6}"]' });
+  const redact = makeRedactor({
+    OPENAI_API_KEY: 'plain-value-without-format-123',
+    SHORT_TOKEN: 'abc',
+    HOME: '/root',
+    DAGENT_REDACT_PATTERNS: '["acct-[0-9]{6}"]',
+  });
 
   it('hides the values of secret-named environment variables, whatever they look like', () => {
     assert.equal(redact('key is plain-value-without-format-123.'), 'key is [REDACTED:OPENAI_API_KEY].');
@@ -19,15 +24,26 @@ describe('makeRedactor', () => {
   });
 
   it('leaves code that merely mentions tokens alone', () => {
-    for (const code of ['const token = getToken();', 'password = request.form["password"]', 'secret: process.env.SECRET_NAME']) assert.equal(redact(code), code);
+    for (const code of [
+      'const token = getToken();',
+      'password = request.form["password"]',
+      'secret: process.env.SECRET_NAME',
+    ])
+      assert.equal(redact(code), code);
   });
 
   it('applies extra patterns from DAGENT_REDACT_PATTERNS, and refuses a malformed list', () => {
     assert.equal(redact('account acct-123456'), 'account [REDACTED]');
-    assert.throws(() => makeRedactor({ DAGENT_REDACT_PATTERNS: 'acct-.*' }), /must be a JSON array of regular expressions/);
+    assert.throws(
+      () => makeRedactor({ DAGENT_REDACT_PATTERNS: 'acct-.*' }),
+      /must be a JSON array of regular expressions/,
+    );
   });
 
   it('redacts every string inside a value', () => {
-    assert.deepEqual(redactValue({ a: ['x sk-AAAAAAAAAAAAAAAAAAAAAAAA'], n: 1 }, redact), { a: ['x [REDACTED]'], n: 1 });
+    assert.deepEqual(redactValue({ a: ['x sk-AAAAAAAAAAAAAAAAAAAAAAAA'], n: 1 }, redact), {
+      a: ['x [REDACTED]'],
+      n: 1,
+    });
   });
 });

@@ -6,7 +6,15 @@ import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { tempDir } from '../helpers/harness.js';
 
-const ctx = { workspace: tempDir(), jobId: 'j', callId: 'c', idempotencyKey: 'j:c', fencingTokens: {}, signal: new AbortController().signal, heartbeat: () => {} };
+const ctx = {
+  workspace: tempDir(),
+  jobId: 'j',
+  callId: 'c',
+  idempotencyKey: 'j:c',
+  fencingTokens: {},
+  signal: new AbortController().signal,
+  heartbeat: () => {},
+};
 
 describe('ToolRegistry', () => {
   const registry = new ToolRegistry(builtinTools);
@@ -17,35 +25,86 @@ describe('ToolRegistry', () => {
     assert.deepEqual(write.function.parameters.required, ['path', 'content']);
     assert.equal('$schema' in write.function.parameters, false);
     const list = registry.openAITools(['list_files']);
-    assert.deepEqual(list.map((t) => t.function.name), ['list_files']);
-    assert.equal((list[0]!.function.parameters.required as string[] | undefined)?.includes('path') ?? false, false, 'defaulted fields are optional for the model');
+    assert.deepEqual(
+      list.map((t) => t.function.name),
+      ['list_files'],
+    );
+    assert.equal(
+      (list[0]!.function.parameters.required as string[] | undefined)?.includes('path') ?? false,
+      false,
+      'defaulted fields are optional for the model',
+    );
   });
 
   it('classifies calls: effect, resources, idempotence', async () => {
-    const read = await registry.prepareCall({ id: '1', name: 'read_file', rawArguments: '{"path":"a.txt"}', workspace: ctx.workspace });
+    const read = await registry.prepareCall({
+      id: '1',
+      name: 'read_file',
+      rawArguments: '{"path":"a.txt"}',
+      workspace: ctx.workspace,
+    });
     assert.equal(read.effect, 'read');
     assert.equal(read.idempotent, true);
     assert.equal(read.resources.length, 1);
     assert.match(read.resources[0]!, /^file:\/.*\/a\.txt$/);
-    const shell = await registry.prepareCall({ id: '2', name: 'shell', rawArguments: '{"command":"ls"}', workspace: ctx.workspace });
+    const shell = await registry.prepareCall({
+      id: '2',
+      name: 'shell',
+      rawArguments: '{"command":"ls"}',
+      workspace: ctx.workspace,
+    });
     assert.deepEqual([shell.effect, shell.resources, shell.idempotent], ['write', [], false]);
-    const write = await registry.prepareCall({ id: '3', name: 'write_file', rawArguments: '{"path":"a.txt","content":""}', workspace: ctx.workspace });
+    const write = await registry.prepareCall({
+      id: '3',
+      name: 'write_file',
+      rawArguments: '{"path":"a.txt","content":""}',
+      workspace: ctx.workspace,
+    });
     assert.deepEqual([write.effect, write.idempotent, write.resources], ['write', true, read.resources]);
   });
 
   it('rejects with text the model can act on', async () => {
-    const allowedOnly = await registry.prepareCall({ id: '1', name: 'shell', rawArguments: '{}', workspace: ctx.workspace, only: ['read_file', 'calculator'] });
+    const allowedOnly = await registry.prepareCall({
+      id: '1',
+      name: 'shell',
+      rawArguments: '{}',
+      workspace: ctx.workspace,
+      only: ['read_file', 'calculator'],
+    });
     assert.equal(allowedOnly.rejected, "Unknown tool 'shell'. Available tools: read_file, calculator.");
-    const missing = await registry.prepareCall({ id: '2', name: 'write_file', rawArguments: '{"path":"a"}', workspace: ctx.workspace });
+    const missing = await registry.prepareCall({
+      id: '2',
+      name: 'write_file',
+      rawArguments: '{"path":"a"}',
+      workspace: ctx.workspace,
+    });
     assert.match(missing.rejected!, /content: Invalid input: expected string, received undefined/);
-    const escape = await registry.prepareCall({ id: '3', name: 'read_file', rawArguments: '{"path":"../../etc/passwd"}', workspace: ctx.workspace });
+    const escape = await registry.prepareCall({
+      id: '3',
+      name: 'read_file',
+      rawArguments: '{"path":"../../etc/passwd"}',
+      workspace: ctx.workspace,
+    });
     assert.match(escape.rejected!, /Cannot run 'read_file': Path '..\/..\/etc\/passwd' is outside the workspace/);
-    const empty = await registry.prepareCall({ id: '4', name: 'list_files', rawArguments: '', workspace: ctx.workspace });
+    const empty = await registry.prepareCall({
+      id: '4',
+      name: 'list_files',
+      rawArguments: '',
+      workspace: ctx.workspace,
+    });
     assert.equal(empty.rejected, undefined, 'empty arguments mean {}');
   });
 
   it('turns handler exceptions into error results, never throws', async () => {
-    const boom = defineTool({ name: 'boom', description: 'x', input: z.object({}), effect: 'read', execute: () => { throw new TypeError('kaput'); } });
+    const boom = defineTool({
+      name: 'boom',
+      description: 'x',
+      input: z.object({}),
+      effect: 'read',
+      execute: () => {
+        throw new TypeError('kaput');
+      },
+    });
     const r = await new ToolRegistry([boom]).execute({ id: 'c', name: 'boom', args: {} }, ctx);
     assert.deepEqual([r.isError, r.output], [true, 'Error: TypeError: kaput']);
   });
@@ -57,16 +116,27 @@ describe('ToolRegistry', () => {
       name: 'repeat',
       description: 'x',
       input: z.object({
-        word: z.string().transform((w) => { transforms++; return w.toUpperCase(); }),
+        word: z.string().transform((w) => {
+          transforms++;
+          return w.toUpperCase();
+        }),
         times: z.coerce.number().int().min(1),
         tags: z.string().pipe(z.string().transform((t) => t.split(','))),
       }),
       effect: 'read',
       resources: (args) => [`word:${args.word}`],
-      execute: (args) => { seen.push(args); return args.word.repeat(args.times); },
+      execute: (args) => {
+        seen.push(args);
+        return args.word.repeat(args.times);
+      },
     });
     const registry = new ToolRegistry([tool]);
-    const call = await registry.prepareCall({ id: '1', name: 'repeat', rawArguments: '{"word":"ab","times":"3","tags":"x,y"}', workspace: ctx.workspace });
+    const call = await registry.prepareCall({
+      id: '1',
+      name: 'repeat',
+      rawArguments: '{"word":"ab","times":"3","tags":"x,y"}',
+      workspace: ctx.workspace,
+    });
     assert.equal(call.rejected, undefined, call.rejected);
     assert.deepEqual(call.resources, ['word:AB'], 'resources see the output');
     // What history carries is plain JSON: the arguments as sent, which validate again.
@@ -79,7 +149,10 @@ describe('ToolRegistry', () => {
   });
 
   it('refuses bad definitions up front', () => {
-    assert.throws(() => defineTool({ name: 'bad name', description: '', input: z.object({}), effect: 'read', execute: () => '' }), /Tool name 'bad name' is invalid/);
+    assert.throws(
+      () => defineTool({ name: 'bad name', description: '', input: z.object({}), effect: 'read', execute: () => '' }),
+      /Tool name 'bad name' is invalid/,
+    );
     const t = defineTool({ name: 'dup', description: '', input: z.object({}), effect: 'read', execute: () => '' });
     assert.throws(() => new ToolRegistry([t, t]), /Tool 'dup' is defined twice/);
   });

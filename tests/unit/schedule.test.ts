@@ -47,9 +47,11 @@ describe('schedule', () => {
         const startOrder: number[] = [];
         const ended = new Set<number>();
         await runDag(schedule(calls), async (i) => {
-          for (const j of running) assert.ok(!conflicts(calls[i]!, calls[j]!), `calls ${j} and ${i} conflict but overlap`);
+          for (const j of running)
+            assert.ok(!conflicts(calls[i]!, calls[j]!), `calls ${j} and ${i} conflict but overlap`);
           for (let k = 0; k < i; k++) {
-            if (conflicts(calls[k]!, calls[i]!)) assert.ok(ended.has(k), `call ${i} started before the earlier conflicting call ${k} ended`);
+            if (conflicts(calls[k]!, calls[i]!))
+              assert.ok(ended.has(k), `call ${i} started before the earlier conflicting call ${k} ended`);
           }
           running.add(i);
           startOrder.push(i);
@@ -61,7 +63,10 @@ describe('schedule', () => {
         // Maximal parallelism: a call with no earlier conflict starts before anything ends.
         const free = calls.map((c, i) => calls.slice(0, i).every((p) => !conflicts(p, c)));
         const firstWave = startOrder.slice(0, free.filter(Boolean).length);
-        assert.deepEqual([...firstWave].sort((x, y) => x - y), free.flatMap((f, i) => (f ? [i] : [])));
+        assert.deepEqual(
+          [...firstWave].sort((x, y) => x - y),
+          free.flatMap((f, i) => (f ? [i] : [])),
+        );
       }),
       { numRuns: 200 },
     );

@@ -1,49 +1,63 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { ESLint } from 'eslint';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-/** Folders whose code runs inside Temporal's deterministic workflow sandbox. */
-const SANDBOXED = ['workflows', 'src/workflow-safe'];
-const ALLOWED_PACKAGES = ['@temporalio/workflow'];
+const eslint = new ESLint({ cwd: root });
 
-/** Value imports of `file` that would pull Node-specific or I/O code into the workflow sandbox. */
-export function forbiddenImports(file: string, source: string): string[] {
-  const bad: string[] = [];
-  for (const m of source.matchAll(/^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
-    if (m[2]) continue; // `import type` is erased
-    const spec = (m[3] ?? m[4] ?? m[5])!;
-    if (spec.startsWith('.')) {
-      const target = path.relative(root, path.resolve(path.dirname(file), spec));
-      if (!SANDBOXED.some((d) => target.startsWith(`${d}/`))) bad.push(`${spec} (leaves the sandboxed folders)`);
-    } else if (!ALLOWED_PACKAGES.includes(spec)) bad.push(spec);
-  }
-  return bad;
+/** The import-rule messages lint gives `code` as if it stood in `file`. */
+async function importProblems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result!.messages
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals')
+    .map((m) => m.message.split(' import is restricted')[0]!.split("'")[1] ?? m.message);
 }
 
-describe('workflow code', () => {
-  it('imports nothing Node-specific: only @temporalio/workflow and sandboxed files', () => {
-    const files = SANDBOXED.flatMap((d) =>
-      readdirSync(path.join(root, d), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(root, d, f)),
-    );
-    assert.ok(files.length >= 5);
-    const problems = files.flatMap((f) => forbiddenImports(f, readFileSync(f, 'utf8')).map((b) => `${path.relative(root, f)}: ${b}`));
-    assert.deepEqual(problems, []);
-  });
-
-  it('the check catches Node built-ins, I/O packages and escapes', () => {
-    const f = path.join(root, 'workflows/x.ts');
-    const src = [
+describe('the determinism boundary, held by lint', () => {
+  it('workflow code may import only @temporalio/workflow, src/workflow-safe and activity types', async () => {
+    const code = [
       "import fs from 'node:fs';",
       "import { readFile } from 'fs/promises';",
       "import OpenAI from 'openai';",
+      "import { Client } from '@temporalio/client';",
       "import { evaluate } from '../src/tools/builtins/arithmetic.js';",
       "import type { Activities } from '../activities/index.js';",
       "import { schedule } from '../src/workflow-safe/schedule.js';",
-      "const m = await import('node:child_process');",
+      "import { condition } from '@temporalio/workflow';",
+      'export const all = [fs, readFile, OpenAI, Client, evaluate, schedule, condition] as unknown as Activities;',
     ].join('\n');
-    assert.deepEqual(forbiddenImports(f, src), ['node:fs', 'fs/promises', 'openai', '../src/tools/builtins/arithmetic.js (leaves the sandboxed folders)', 'node:child_process']);
+    assert.deepEqual(await importProblems('workflows/agent-turn.ts', code), [
+      'node:fs',
+      'fs/promises',
+      'openai',
+      '@temporalio/client',
+      '../src/tools/builtins/arithmetic.js',
+    ]);
+  });
+
+  it('src/workflow-safe imports only its own files, and no Node globals', async () => {
+    const code =
+      "import { z } from '../tools/registry.js';\nimport { preview } from './preview.js';\nexport const x = [z, preview, process.env];";
+    assert.deepEqual(await importProblems('src/workflow-safe/preview.ts', code), ['../tools/registry.js', 'process']);
+  });
+
+  it('nothing in src/ or activities/ imports workflows/ (dependencies point down)', async () => {
+    const code = "import { agentTurn } from '../../workflows/agent-turn.js';\nexport const x = agentTurn;";
+    assert.deepEqual(await importProblems('src/cli/main.ts', code), ['../../workflows/agent-turn.js']);
+    assert.deepEqual(await importProblems('activities/call-model.ts', code.replace('../../', '../')), [
+      '../workflows/agent-turn.js',
+    ]);
+  });
+
+  it('the tree as it is passes', async () => {
+    const results = await eslint.lintFiles(['workflows', 'src/workflow-safe', 'src/cli', 'activities']);
+    const problems = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId?.startsWith('no-restricted'))
+        .map((m) => `${path.relative(root, r.filePath)}: ${m.message}`),
+    );
+    assert.deepEqual(problems, []);
   });
 });

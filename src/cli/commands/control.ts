@@ -20,52 +20,71 @@ export function registerControl(program: Command): void {
     .summary("follow a job's progress until it ends")
     .argument('<jobId>')
     .addOption(jsonOption())
-    .action(handler((jobId: string, o: { json: boolean }) => withJob(jobId, async (handle) => {
-      await handle.describe();
-      const outcome = awaitOutcome(handle);
-      await followProgress(handle, outcome, o.json ? note : out);
-      return reportOutcome(await outcome, o.json, '\n');
-    })));
+    .action(
+      handler((jobId: string, o: { json: boolean }) =>
+        withJob(jobId, async (handle) => {
+          await handle.describe();
+          const outcome = awaitOutcome(handle);
+          await followProgress(handle, outcome, o.json ? note : out);
+          return reportOutcome(await outcome, o.json, '\n');
+        }),
+      ),
+    );
 
   program
     .command('cancel')
     .summary('cancel a job: running tools stop, locks are released')
     .argument('<jobId>')
     .addOption(jsonOption())
-    .action(handler((jobId: string, o: { json: boolean }) => withJob(jobId, async (handle) => {
-      const before = await executionStatus(handle);
-      if (before !== 'running') throw new UsageError(`Job ${jobId} is not running (status ${before}).`);
-      await handle.cancel();
-      if (!o.json) note(`Cancellation requested for ${jobId}; waiting for its running tools to stop…`);
-      const r = await awaitOutcome(handle);
-      if (o.json) printJson({ jobId, status: r.status });
-      else out(`${jobId}: ${r.status}`);
-      return r.status === 'cancelled' ? 0 : 1;
-    })));
+    .action(
+      handler((jobId: string, o: { json: boolean }) =>
+        withJob(jobId, async (handle) => {
+          const before = await executionStatus(handle);
+          if (before !== 'running') throw new UsageError(`Job ${jobId} is not running (status ${before}).`);
+          await handle.cancel();
+          if (!o.json) note(`Cancellation requested for ${jobId}; waiting for its running tools to stop…`);
+          const r = await awaitOutcome(handle);
+          if (o.json) printJson({ jobId, status: r.status });
+          else out(`${jobId}: ${r.status}`);
+          return r.status === 'cancelled' ? 0 : 1;
+        }),
+      ),
+    );
 
   program
     .command('pending')
     .summary('calls waiting for approval, across running jobs')
     .addOption(jsonOption())
-    .action(handler((o: { json: boolean }) => withTemporal(async (t) => {
-      const rows: Array<PendingApproval & { jobId: string }> = [];
-      for await (const w of t.client.workflow.list({ query: `WorkflowType = 'agentTurn' AND ExecutionStatus = 'Running' AND ${SA_STATUS.name} = 'awaiting_approval'` })) {
-        try {
-          for (const p of await pendingOf(t.client.workflow.getHandle(w.workflowId))) rows.push({ jobId: w.workflowId, ...p });
-        } catch (err) {
-          note(`Cannot ask job ${w.workflowId} what it waits for (is a worker running?): ${(err as Error).message}`);
-        }
-      }
-      if (o.json) printJson(rows);
-      else if (!rows.length) note('No call waits for approval.');
-      else {
-        for (const r of rows) {
-          out(`${r.jobId}  ${r.callId}  ${r.name} ${JSON.stringify(r.args)}`);
-          out(`    waiting since ${new Date(r.requestedAt).toISOString()}, denied at ${new Date(r.timeoutAt).toISOString()} unless decided; args hash ${r.argsHash.slice(0, 16)}…`);
-        }
-      }
-      return 0;
-    })));
+    .action(
+      handler((o: { json: boolean }) =>
+        withTemporal(async (t) => {
+          const rows: Array<PendingApproval & { jobId: string }> = [];
+          for await (const w of t.client.workflow.list({
+            query: `WorkflowType = 'agentTurn' AND ExecutionStatus = 'Running' AND ${SA_STATUS.name} = 'awaiting_approval'`,
+          })) {
+            try {
+              for (const p of await pendingOf(t.client.workflow.getHandle(w.workflowId)))
+                rows.push({ jobId: w.workflowId, ...p });
+            } catch (err) {
+              note(
+                `Cannot ask job ${w.workflowId} what it waits for (is a worker running?): ${(err as Error).message}`,
+              );
+            }
+          }
+          if (o.json) printJson(rows);
+          else if (!rows.length) note('No call waits for approval.');
+          else {
+            for (const r of rows) {
+              out(`${r.jobId}  ${r.callId}  ${r.name} ${JSON.stringify(r.args)}`);
+              out(
+                `    waiting since ${new Date(r.requestedAt).toISOString()}, denied at ${new Date(r.timeoutAt).toISOString()} unless decided; args hash ${r.argsHash.slice(0, 16)}…`,
+              );
+            }
+          }
+          return 0;
+        }),
+      ),
+    );
 
   for (const approve of [true, false]) {
     const verb = approve ? 'approve' : 'deny';
@@ -76,23 +95,38 @@ export function registerControl(program: Command): void {
       .argument('<callId>')
       .requiredOption('--by <name>', 'who decides (recorded in the audit)')
       .option('--reason <text>', 'why (recorded in the audit, and shown to the model on a denial)')
-      .option('--hash <prefix>', 'the argument hash you reviewed (from `dagent pending`): refused if the call has other arguments')
+      .option(
+        '--hash <prefix>',
+        'the argument hash you reviewed (from `dagent pending`): refused if the call has other arguments',
+      )
       .addOption(jsonOption())
-      .action(handler((jobId: string, callId: string, o: { by: string; reason?: string; hash?: string; json: boolean }) => {
-        if (!o.by.trim()) throw new UsageError(`Say who decides: dagent ${verb} … --by NAME.`);
-        return withJob(jobId, async (handle) => {
-          const pending = (await pendingOf(handle)).find((p) => p.callId === callId);
-          if (!pending) throw new UsageError(`Call '${callId}' of job ${jobId} does not wait for approval (see \`dagent pending\`).`);
-          if (o.hash !== undefined && !pending.argsHash.startsWith(o.hash)) {
-            throw new UsageError(`Call '${callId}' has arguments with hash ${pending.argsHash.slice(0, 16)}…, not ${o.hash}: they are not the ones you reviewed.`);
-          }
-          await handle.executeUpdate(decideUpdate, {
-            args: [{ callId, approve, by: o.by, argsHash: pending.argsHash, ...(o.reason ? { reason: o.reason } : {}) }],
+      .action(
+        handler((jobId: string, callId: string, o: { by: string; reason?: string; hash?: string; json: boolean }) => {
+          if (!o.by.trim()) throw new UsageError(`Say who decides: dagent ${verb} … --by NAME.`);
+          return withJob(jobId, async (handle) => {
+            const pending = (await pendingOf(handle)).find((p) => p.callId === callId);
+            if (!pending)
+              throw new UsageError(
+                `Call '${callId}' of job ${jobId} does not wait for approval (see \`dagent pending\`).`,
+              );
+            if (o.hash !== undefined && !pending.argsHash.startsWith(o.hash)) {
+              throw new UsageError(
+                `Call '${callId}' has arguments with hash ${pending.argsHash.slice(0, 16)}…, not ${o.hash}: they are not the ones you reviewed.`,
+              );
+            }
+            await handle.executeUpdate(decideUpdate, {
+              args: [
+                { callId, approve, by: o.by, argsHash: pending.argsHash, ...(o.reason ? { reason: o.reason } : {}) },
+              ],
+            });
+            if (o.json) printJson({ jobId, callId, decision: verb, by: o.by, args: pending.args });
+            else
+              out(
+                `${approve ? 'Approved' : 'Denied'} ${pending.name} ${JSON.stringify(pending.args)} (${jobId} / ${callId}) as ${o.by}.`,
+              );
+            return 0;
           });
-          if (o.json) printJson({ jobId, callId, decision: verb, by: o.by, args: pending.args });
-          else out(`${approve ? 'Approved' : 'Denied'} ${pending.name} ${JSON.stringify(pending.args)} (${jobId} / ${callId}) as ${o.by}.`);
-          return 0;
-        });
-      }));
+        }),
+      );
   }
 }

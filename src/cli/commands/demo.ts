@@ -17,24 +17,32 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .summary('the offline demo (npm start)')
     .addOption(jsonOption())
-    .action(handler(async (o: { json: boolean }) => {
-      const scenario = await loadScenario(DEMO_SCENARIO);
-      const workspace = path.join(dataDir(), 'demo-workspace');
-      rmSync(workspace, { recursive: true, force: true });
-      cpSync(path.join(DEMO_DIR, 'workspace'), workspace, { recursive: true });
-      if (!o.json) note(`Demo workspace: ${workspace}\nTask: ${scenario.task}\n`);
-      const jobId = newJobId('demo');
-      const { code, temporal } = await runJob({
-        input: { task: scenario.task ?? 'Run the demo.', workspace }, jobId, detach: false, json: o.json, offlineQueue: 'dagent-demo',
-      });
-      if (!o.json) {
-        note(`\nThe file it wrote: ${path.join(workspace, 'STATUS.md')}`);
-        if (temporal.uiUrl) {
-          note(`Every model call and tool call of this job, in Temporal's Web UI:\n  ${temporal.uiUrl}/namespaces/${temporal.config.namespace}/workflows/${jobId}`);
-          note('The embedded Temporal server keeps running in the background; stop it with `npx dagent down`.');
+    .action(
+      handler(async (o: { json: boolean }) => {
+        const scenario = await loadScenario(DEMO_SCENARIO);
+        const workspace = path.join(dataDir(), 'demo-workspace');
+        rmSync(workspace, { recursive: true, force: true });
+        cpSync(path.join(DEMO_DIR, 'workspace'), workspace, { recursive: true });
+        if (!o.json) note(`Demo workspace: ${workspace}\nTask: ${scenario.task}\n`);
+        const jobId = newJobId('demo');
+        const { code, temporal } = await runJob({
+          input: { task: scenario.task ?? 'Run the demo.', workspace },
+          jobId,
+          detach: false,
+          json: o.json,
+          offlineQueue: 'dagent-demo',
+        });
+        if (!o.json) {
+          note(`\nThe file it wrote: ${path.join(workspace, 'STATUS.md')}`);
+          if (temporal.uiUrl) {
+            note(
+              `Every model call and tool call of this job, in Temporal's Web UI:\n  ${temporal.uiUrl}/namespaces/${temporal.config.namespace}/workflows/${jobId}`,
+            );
+            note('The embedded Temporal server keeps running in the background; stop it with `npx dagent down`.');
+          }
         }
-      }
-      await temporal.close();
-      return code;
-    }));
+        await temporal.close();
+        return code;
+      }),
+    );
 }

@@ -32,84 +32,105 @@ export function registerInfra(program: Command): void {
   program
     .command('setup')
     .summary('find or build the Temporal CLI (the embedded dev server)')
-    .action(handler(async () => {
-      note(`Temporal CLI: ${await locateTemporalCli(note)}`);
-      return 0;
-    }));
+    .action(
+      handler(async () => {
+        note(`Temporal CLI: ${await locateTemporalCli(note)}`);
+        return 0;
+      }),
+    );
 
   program
     .command('server')
     .summary('the embedded Temporal dev server, in the foreground')
-    .action(handler(async () => {
-      if (temporalConfigFromEnv().address) throw new UsageError('TEMPORAL_ADDRESS is set: this CLI uses that server; unset it to run the embedded one.');
-      const { port, uiPort } = embeddedPorts();
-      if (await isServerUp(`127.0.0.1:${port}`)) throw new UsageError(`A Temporal server already answers on 127.0.0.1:${port} (stop it with \`dagent down\`).`);
-      const files = embeddedFiles();
-      const cliPath = await locateTemporalCli(note);
-      note(`Temporal dev server on 127.0.0.1:${port}, Web UI http://localhost:${uiPort}, data ${files.db}. Ctrl-C stops it.`);
-      const child = spawnDevServer({ cliPath, port, uiPort, dbFile: files.db });
-      // Stopping this command stops the server, whoever sends the signal.
-      for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
-      return new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 0)));
-    }));
+    .action(
+      handler(async () => {
+        if (temporalConfigFromEnv().address)
+          throw new UsageError('TEMPORAL_ADDRESS is set: this CLI uses that server; unset it to run the embedded one.');
+        const { port, uiPort } = embeddedPorts();
+        if (await isServerUp(`127.0.0.1:${port}`))
+          throw new UsageError(
+            `A Temporal server already answers on 127.0.0.1:${port} (stop it with \`dagent down\`).`,
+          );
+        const files = embeddedFiles();
+        const cliPath = await locateTemporalCli(note);
+        note(
+          `Temporal dev server on 127.0.0.1:${port}, Web UI http://localhost:${uiPort}, data ${files.db}. Ctrl-C stops it.`,
+        );
+        const child = spawnDevServer({ cliPath, port, uiPort, dbFile: files.db });
+        // Stopping this command stops the server, whoever sends the signal.
+        for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
+        return new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 0)));
+      }),
+    );
 
   program
     .command('worker')
     .summary('a worker in the foreground (Ctrl-C or SIGTERM shuts it down cleanly)')
-    .action(handler(async () => {
-      const t = await connectTemporal({ start: true, log: note });
-      try {
-        const worker = await startCommandWorker(t, { taskQueue: t.config.taskQueue, logLevel: 'INFO' });
-        note(`Worker polling task queue '${t.config.taskQueue}' on ${t.address} (model ${worker.model}).`);
-        await worker.done;
-      } finally {
-        await t.close();
-      }
-      return 0;
-    }));
+    .action(
+      handler(async () => {
+        const t = await connectTemporal({ start: true, log: note });
+        try {
+          const worker = await startCommandWorker(t, { taskQueue: t.config.taskQueue, logLevel: 'INFO' });
+          note(`Worker polling task queue '${t.config.taskQueue}' on ${t.address} (model ${worker.model}).`);
+          await worker.done;
+        } finally {
+          await t.close();
+        }
+        return 0;
+      }),
+    );
 
   program
     .command('up')
     .summary('the embedded server (unless TEMPORAL_ADDRESS) and a worker, in the background')
-    .action(handler(async () => {
-      const files = embeddedFiles();
-      mkdirSync(files.dir, { recursive: true });
-      if (!temporalConfigFromEnv().address) {
-        const { address, uiUrl } = await ensureEmbeddedServer(note);
-        note(`Temporal: ${address} (Web UI ${uiUrl})`);
-      }
-      const running = livePid(files.workerPid);
-      if (running) {
-        note(`Worker already running (pid ${running}, log ${files.workerLog}).`);
-        return 0;
-      }
-      const t = await connectTemporal({ start: false, log: note });
-      try {
-        const fd = openSync(files.workerLog, 'a');
-        const child = spawn(process.execPath, [CLI_BIN, 'worker'], { detached: true, stdio: ['ignore', fd, fd], env: process.env });
-        child.unref();
-        writePid(files.workerPid, child.pid!, upWorkerAbout(t));
-        for (let i = 0; i < 240; i++) {
-          if (child.exitCode !== null) throw new Error(`The worker exited with code ${child.exitCode}; see ${files.workerLog}.`);
-          if (await hasRecentPoller(t, 60_000, `${child.pid}@`)) {
-            note(`Worker started (pid ${child.pid}, log ${files.workerLog}).`);
-            return 0;
-          }
-          await sleep(500);
+    .action(
+      handler(async () => {
+        const files = embeddedFiles();
+        mkdirSync(files.dir, { recursive: true });
+        if (!temporalConfigFromEnv().address) {
+          const { address, uiUrl } = await ensureEmbeddedServer(note);
+          note(`Temporal: ${address} (Web UI ${uiUrl})`);
         }
-        throw new Error(`The worker did not start polling within 2 minutes; see ${files.workerLog}.`);
-      } finally {
-        await t.close();
-      }
-    }));
+        const running = livePid(files.workerPid);
+        if (running) {
+          note(`Worker already running (pid ${running}, log ${files.workerLog}).`);
+          return 0;
+        }
+        const t = await connectTemporal({ start: false, log: note });
+        try {
+          const fd = openSync(files.workerLog, 'a');
+          const child = spawn(process.execPath, [CLI_BIN, 'worker'], {
+            detached: true,
+            stdio: ['ignore', fd, fd],
+            env: process.env,
+          });
+          child.unref();
+          writePid(files.workerPid, child.pid!, upWorkerAbout(t));
+          for (let i = 0; i < 240; i++) {
+            if (child.exitCode !== null)
+              throw new Error(`The worker exited with code ${child.exitCode}; see ${files.workerLog}.`);
+            if (await hasRecentPoller(t, 60_000, `${child.pid}@`)) {
+              note(`Worker started (pid ${child.pid}, log ${files.workerLog}).`);
+              return 0;
+            }
+            await sleep(500);
+          }
+          throw new Error(`The worker did not start polling within 2 minutes; see ${files.workerLog}.`);
+        } finally {
+          await t.close();
+        }
+      }),
+    );
 
   program
     .command('down')
     .summary('stop what `dagent up` started')
-    .action(handler(async () => {
-      const files = embeddedFiles();
-      await stop(files.workerPid, 'Worker');
-      await stop(files.serverPid, 'Temporal dev server');
-      return 0;
-    }));
+    .action(
+      handler(async () => {
+        const files = embeddedFiles();
+        await stop(files.workerPid, 'Worker');
+        await stop(files.serverPid, 'Temporal dev server');
+        return 0;
+      }),
+    );
 }

@@ -41,27 +41,33 @@ export function registerRun(program: Command): void {
     .option('--max-tokens <n>', 'stop when the model calls have used this many tokens', positiveInt)
     .option('--deadline <duration>', 'stop this long after the job started (e.g. 30m)', parseDuration)
     .option('--approve-tools <names>', 'tools whose every call waits for approval (comma-separated)', commaList)
-    .option('--approval-timeout <duration>', 'a call waiting this long for approval is denied (default 24h)', parseDuration)
+    .option(
+      '--approval-timeout <duration>',
+      'a call waiting this long for approval is denied (default 24h)',
+      parseDuration,
+    )
     .option('--id <jobId>', 'the job id (default: a fresh one)')
     .addOption(new Option('-d, --detach', 'start the job and return its id at once').default(false))
     .addOption(jsonOption())
-    .action(handler(async (words: string[], o: RunOptions) => {
-      const task = words.join(' ').trim();
-      if (!task) throw new UsageError('Give the task to do.');
-      const input: TurnInput = {
-        task: makeRedactor()(task), // nothing secret-looking enters a workflow input
-        workspace: workspaceDir(o.workspace),
-        ...(o.model ? { model: o.model } : {}),
-        ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
-        ...(o.serialWrites ? { serialWrites: true } : {}),
-        ...(o.format && o.format !== 'native' ? { toolFormat: o.format } : {}),
-        ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
-        ...(o.deadline ? { deadlineMs: o.deadline } : {}),
-        ...(o.approveTools?.length ? { requireApproval: o.approveTools } : {}),
-        ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout } : {}),
-      };
-      const { code, temporal } = await runJob({ input, jobId: o.id ?? newJobId(), detach: o.detach, json: o.json });
-      await temporal.close();
-      return code;
-    }));
+    .action(
+      handler(async (words: string[], o: RunOptions) => {
+        const task = words.join(' ').trim();
+        if (!task) throw new UsageError('Give the task to do.');
+        const input: TurnInput = {
+          task: makeRedactor()(task), // nothing secret-looking enters a workflow input
+          workspace: workspaceDir(o.workspace),
+          ...(o.model ? { model: o.model } : {}),
+          ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
+          ...(o.serialWrites ? { serialWrites: true } : {}),
+          ...(o.format && o.format !== 'native' ? { toolFormat: o.format } : {}),
+          ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
+          ...(o.deadline ? { deadlineMs: o.deadline } : {}),
+          ...(o.approveTools?.length ? { requireApproval: o.approveTools } : {}),
+          ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout } : {}),
+        };
+        const { code, temporal } = await runJob({ input, jobId: o.id ?? newJobId(), detach: o.detach, json: o.json });
+        await temporal.close();
+        return code;
+      }),
+    );
 }

@@ -16,7 +16,12 @@ import { followProgress } from '../plumbing/progress.js';
 import { UsageError } from '../plumbing/usage-error.js';
 import { ensureWorker } from '../plumbing/worker.js';
 
-interface SessionOptions { workspace?: string; model?: string; format?: ToolFormat; json?: boolean }
+interface SessionOptions {
+  workspace?: string;
+  model?: string;
+  format?: ToolFormat;
+  json?: boolean;
+}
 
 function sessionInput(o: SessionOptions): SessionInput {
   return {
@@ -27,16 +32,31 @@ function sessionInput(o: SessionOptions): SessionInput {
 }
 
 const sessionOptions = (c: Command) =>
-  c.option('-w, --workspace <dir>', 'the folder the tools work in (default: the current folder)').option('-m, --model <name>', 'model name').addOption(formatOption());
+  c
+    .option('-w, --workspace <dir>', 'the folder the tools work in (default: the current folder)')
+    .option('-m, --model <name>', 'model name')
+    .addOption(formatOption());
 
 /** Sends one message to a session (starting it if new); shows the turn's progress unless `quiet`. */
-async function sendMessage(t: Temporal, sessionId: string, message: string, input: SessionInput, quiet: boolean): Promise<SessionReply> {
+async function sendMessage(
+  t: Temporal,
+  sessionId: string,
+  message: string,
+  input: SessionInput,
+  quiet: boolean,
+): Promise<SessionReply> {
   const handle = t.client.workflow.getHandle(sessionId);
-  const next = await handle.query(sessionQuery).then((s) => s.turns + 1, () => 1);
+  const next = await handle.query(sessionQuery).then(
+    (s) => s.turns + 1,
+    () => 1,
+  );
   const reply = t.client.workflow.executeUpdateWithStart(sendUpdate, {
     args: [makeRedactor()(message)],
     startWorkflowOperation: new WithStartWorkflowOperation<AgentSessionWorkflow>('agentSession', {
-      workflowId: sessionId, taskQueue: t.config.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowId: sessionId,
+      taskQueue: t.config.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
     }),
   });
   if (!quiet) await followProgress(t.client.workflow.getHandle(turnJobId(sessionId, next)), reply, out);
@@ -71,51 +91,55 @@ export function registerSession(program: Command): void {
       .argument('<message...>'),
   )
     .addOption(jsonOption())
-    .action(handler(async (sessionId: string, words: string[], o: SessionOptions) => {
-      const message = words.join(' ').trim();
-      if (!message) throw new UsageError('Give the message to send.');
-      const input = sessionInput(o);
-      return withSessionWorker(async (t) => {
-        const r = await sendMessage(t, sessionId, message, input, Boolean(o.json));
-        if (o.json) printJson({ sessionId, ...r });
-        else out(`\n${r.answer ?? `(turn ${r.turn} ended: ${r.status}${r.reason ? `, ${r.reason}` : ''})`}`);
-        return r.status === 'completed' ? 0 : 1;
-      });
-    }));
+    .action(
+      handler(async (sessionId: string, words: string[], o: SessionOptions) => {
+        const message = words.join(' ').trim();
+        if (!message) throw new UsageError('Give the message to send.');
+        const input = sessionInput(o);
+        return withSessionWorker(async (t) => {
+          const r = await sendMessage(t, sessionId, message, input, Boolean(o.json));
+          if (o.json) printJson({ sessionId, ...r });
+          else out(`\n${r.answer ?? `(turn ${r.turn} ended: ${r.status}${r.reason ? `, ${r.reason}` : ''})`}`);
+          return r.status === 'completed' ? 0 : 1;
+        });
+      }),
+    );
 
   sessionOptions(
     program
       .command('chat')
       .summary('an interactive session; resume it later by its id')
       .argument('[sessionId]', 'a session to resume (default: a new one)'),
-  ).action(handler(async (id: string | undefined, o: SessionOptions) => {
-    const sessionId = id ?? newJobId('chat');
-    const input = sessionInput(o);
-    return withSessionWorker(async (t) => {
-      const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-      note(`Session ${sessionId} — resume it later with: dagent chat ${sessionId}   (/exit to leave)`);
-      try {
-        for (;;) {
-          let line: string;
-          try {
-            line = (await rl.question('you> ')).trim();
-          } catch {
-            break; // end of input
+  ).action(
+    handler(async (id: string | undefined, o: SessionOptions) => {
+      const sessionId = id ?? newJobId('chat');
+      const input = sessionInput(o);
+      return withSessionWorker(async (t) => {
+        const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+        note(`Session ${sessionId} — resume it later with: dagent chat ${sessionId}   (/exit to leave)`);
+        try {
+          for (;;) {
+            let line: string;
+            try {
+              line = (await rl.question('you> ')).trim();
+            } catch {
+              break; // end of input
+            }
+            if (line === '/exit' || line === '/quit') break;
+            if (!line) continue;
+            try {
+              const r = await sendMessage(t, sessionId, line, input, false);
+              out(`agent> ${r.answer ?? `(turn ended: ${r.status}${r.reason ? `, ${r.reason}` : ''})`}`);
+            } catch (err) {
+              // A failed turn (e.g. the model refused) leaves the session as it was: say so and go on.
+              out(`agent> (this turn failed: ${causeMessage(err)})`);
+            }
           }
-          if (line === '/exit' || line === '/quit') break;
-          if (!line) continue;
-          try {
-            const r = await sendMessage(t, sessionId, line, input, false);
-            out(`agent> ${r.answer ?? `(turn ended: ${r.status}${r.reason ? `, ${r.reason}` : ''})`}`);
-          } catch (err) {
-            // A failed turn (e.g. the model refused) leaves the session as it was: say so and go on.
-            out(`agent> (this turn failed: ${causeMessage(err)})`);
-          }
+          return 0;
+        } finally {
+          rl.close();
         }
-        return 0;
-      } finally {
-        rl.close();
-      }
-    });
-  }));
+      });
+    }),
+  );
 }

@@ -17,8 +17,13 @@ export interface JobOutcome {
 }
 
 const BY_EXECUTION: Record<string, ShownStatus> = {
-  RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled',
-  TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued',
+  RUNNING: 'running',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  TERMINATED: 'terminated',
+  TIMED_OUT: 'timed_out',
+  CONTINUED_AS_NEW: 'continued',
 };
 
 /** Temporal's execution status, in the CLI's words. */
@@ -32,7 +37,14 @@ export async function awaitOutcome(handle: WorkflowHandle): Promise<JobOutcome> 
   const jobId = handle.workflowId;
   try {
     const r = (await handle.result()) as TurnResult;
-    return { jobId, status: r.status, answer: r.answer, steps: r.steps, usage: r.usage, ...(r.reason ? { reason: r.reason } : {}) };
+    return {
+      jobId,
+      status: r.status,
+      answer: r.answer,
+      steps: r.steps,
+      usage: r.usage,
+      ...(r.reason ? { reason: r.reason } : {}),
+    };
   } catch (err) {
     if (!(err instanceof WorkflowFailedError)) throw err;
     const status = await executionStatus(handle);

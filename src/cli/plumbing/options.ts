@@ -14,13 +14,19 @@ export function parseDuration(s: string): number {
 
 export function positiveInt(s: string): number {
   const n = Number(s);
-  if (!/^\d+$/.test(s.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('Give a whole number of at least 1.');
+  if (!/^\d+$/.test(s.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError('Give a whole number of at least 1.');
   return n;
 }
 
-export const commaList = (s: string): string[] => s.split(',').map((x) => x.trim()).filter(Boolean);
+export const commaList = (s: string): string[] =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export const jsonOption = () => new Option('--json', 'print JSON on stdout (notes stay on stderr)').default(false);
 export const formatOption = () =>
   new Option('-f, --format <format>', 'how the model calls tools').choices(TOOL_FORMATS as string[]);
-export const limitOption = (n: number) => new Option('--limit <n>', 'at most this many jobs').argParser(positiveInt).default(n);
+export const limitOption = (n: number) =>
+  new Option('--limit <n>', 'at most this many jobs').argParser(positiveInt).default(n);

@@ -6,17 +6,30 @@ const fmtMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1
 
 export function formatEvent(e: ProgressEvent): string {
   switch (e.kind) {
-    case 'model_start': return `step ${e.step}  model…`;
-    case 'model_end': return `step ${e.step}  model replied in ${fmtMs(e.ms)}: ${e.calls ? `${e.calls} tool call${e.calls > 1 ? 's' : ''}` : 'final answer'} (${e.tokens} tokens)`;
-    case 'tool_start': return `  → ${e.name} ${e.args}`;
-    case 'tool_end': return `  ${e.isError ? '✗' : '←'} ${e.name} ${fmtMs(e.ms)}: ${e.preview}`;
-    case 'lock_wait': return `  ⧗ lock ${e.keys.join(', ')}…`;
-    case 'lock_granted': return `  ⚿ lock ${e.key} token ${e.token} after ${fmtMs(e.waitedMs)}${e.previousHolder ? ` (held before by ${e.previousHolder})` : ''}`;
-    case 'rejected': return `  ✗ ${e.name} rejected: ${e.reason}`;
-    case 'approval_wait': return `  ⏸ ${e.name} waits for approval: dagent approve|deny <job> ${e.callId} --by NAME`;
-    case 'approval': return `  ${e.approve ? '✓' : '✗'} ${e.name} ${e.approve ? 'approved' : 'denied'} by ${e.by}${e.reason ? `: ${e.reason}` : ''}`;
-    case 'cancelled': return `cancelled at step ${e.step}`;
-    case 'final': return e.status === 'completed' ? `done after ${e.step} step${e.step > 1 ? 's' : ''}` : `stopped: ${e.status} after ${e.step} steps${e.reason ? ` (${e.reason})` : ''}`;
+    case 'model_start':
+      return `step ${e.step}  model…`;
+    case 'model_end':
+      return `step ${e.step}  model replied in ${fmtMs(e.ms)}: ${e.calls ? `${e.calls} tool call${e.calls > 1 ? 's' : ''}` : 'final answer'} (${e.tokens} tokens)`;
+    case 'tool_start':
+      return `  → ${e.name} ${e.args}`;
+    case 'tool_end':
+      return `  ${e.isError ? '✗' : '←'} ${e.name} ${fmtMs(e.ms)}: ${e.preview}`;
+    case 'lock_wait':
+      return `  ⧗ lock ${e.keys.join(', ')}…`;
+    case 'lock_granted':
+      return `  ⚿ lock ${e.key} token ${e.token} after ${fmtMs(e.waitedMs)}${e.previousHolder ? ` (held before by ${e.previousHolder})` : ''}`;
+    case 'rejected':
+      return `  ✗ ${e.name} rejected: ${e.reason}`;
+    case 'approval_wait':
+      return `  ⏸ ${e.name} waits for approval: dagent approve|deny <job> ${e.callId} --by NAME`;
+    case 'approval':
+      return `  ${e.approve ? '✓' : '✗'} ${e.name} ${e.approve ? 'approved' : 'denied'} by ${e.by}${e.reason ? `: ${e.reason}` : ''}`;
+    case 'cancelled':
+      return `cancelled at step ${e.step}`;
+    case 'final':
+      return e.status === 'completed'
+        ? `done after ${e.step} step${e.step > 1 ? 's' : ''}`
+        : `stopped: ${e.status} after ${e.step} steps${e.reason ? ` (${e.reason})` : ''}`;
   }
 }
 
@@ -24,10 +37,18 @@ export function formatEvent(e: ProgressEvent): string {
  * Prints the job's progress as it happens (polling its progress query) until `until` settles.
  * Query failures (no worker yet, job closed) are retried quietly.
  */
-export async function followProgress(handle: WorkflowHandle, until: Promise<unknown>, print: (line: string) => void): Promise<void> {
+export async function followProgress(
+  handle: WorkflowHandle,
+  until: Promise<unknown>,
+  print: (line: string) => void,
+): Promise<void> {
   let seen = 0;
   let finished = false;
-  void until.finally(() => { finished = true; }).catch(() => {});
+  void until
+    .finally(() => {
+      finished = true;
+    })
+    .catch(() => {});
   const poll = async () => {
     try {
       const { events, next } = await handle.query(progressQuery, seen);

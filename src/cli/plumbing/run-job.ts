@@ -12,8 +12,13 @@ import { ensureWorker } from './worker.js';
 /** An existing folder, absolute; the current one when not given. */
 export function workspaceDir(value: string | undefined): string {
   const dir = path.resolve(value ?? process.cwd());
-  let ok = false;
-  try { ok = statSync(dir).isDirectory(); } catch { ok = false; }
+  const ok = (() => {
+    try {
+      return statSync(dir).isDirectory();
+    } catch {
+      return false;
+    }
+  })();
   if (!ok) throw new UsageError(`--workspace ${dir} is not an existing folder.`);
   return dir;
 }
@@ -45,13 +50,17 @@ export interface RunJobOptions {
 export async function runJob(o: RunJobOptions): Promise<{ code: number; outcome?: JobOutcome; temporal: Temporal }> {
   const t = await connectTemporal({ start: true, log: note });
   const taskQueue = o.offlineQueue ?? t.config.taskQueue;
-  const local = await ensureWorker(t, { detach: o.detach, ...(o.offlineQueue ? { offlineQueue: o.offlineQueue } : {}) });
+  const local = await ensureWorker(t, {
+    detach: o.detach,
+    ...(o.offlineQueue ? { offlineQueue: o.offlineQueue } : {}),
+  });
   try {
     let handle;
     try {
       handle = await startJob(t.client, { ...o.input, taskQueue, jobId: o.jobId });
     } catch (err) {
-      if (err instanceof JobExistsError) throw new UsageError(`${err.message} Choose another --id, or look at it with \`dagent status ${o.jobId}\`.`);
+      if (err instanceof JobExistsError)
+        throw new UsageError(`${err.message} Choose another --id, or look at it with \`dagent status ${o.jobId}\`.`);
       throw err;
     }
     if (!o.json) note(`Job ${o.jobId} started on ${t.address} (task queue '${taskQueue}').`);

@@ -9,7 +9,8 @@ export async function withTemporal<T>(fn: (t: Temporal) => Promise<T>): Promise<
   try {
     return await fn(t);
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new UsageError(`No job with id '${err.workflowId}' on ${t.address}.`);
+    if (err instanceof WorkflowNotFoundError)
+      throw new UsageError(`No job with id '${err.workflowId}' on ${t.address}.`);
     throw err;
   } finally {
     await t.close();

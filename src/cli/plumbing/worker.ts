@@ -20,7 +20,11 @@ export async function workerTools(): Promise<ToolDefinition<any>[]> {
 }
 
 /** A record of the worker `dagent up` started, in the data folder. */
-export const upWorkerAbout = (t: Temporal) => ({ address: t.address, namespace: t.config.namespace, taskQueue: t.config.taskQueue });
+export const upWorkerAbout = (t: Temporal) => ({
+  address: t.address,
+  namespace: t.config.namespace,
+  taskQueue: t.config.taskQueue,
+});
 
 /**
  * A long-lived worker this CLI can vouch for: the one `dagent up` started for this very server and
@@ -31,7 +35,8 @@ export function vouchedWorker(t: Temporal): string | null {
   if (t.config.externalWorkers) return 'the workers managed elsewhere (DAGENT_EXTERNAL_WORKERS=1)';
   const up = liveProcess(embeddedFiles().workerPid);
   const want = upWorkerAbout(t);
-  if (up && Object.entries(want).every(([k, v]) => up.about[k] === v)) return `the worker \`dagent up\` started (pid ${up.pid})`;
+  if (up && Object.entries(want).every(([k, v]) => up.about[k] === v))
+    return `the worker \`dagent up\` started (pid ${up.pid})`;
   return null;
 }
 
@@ -45,15 +50,23 @@ export interface CommandWorker {
 }
 
 /** A worker inside this process, with the built-in and plugin tools; running calls may finish when it stops. */
-export async function startCommandWorker(t: Temporal, o: { taskQueue: string; forceOffline?: boolean; logLevel?: LogLevelName }): Promise<CommandWorker> {
+export async function startCommandWorker(
+  t: Temporal,
+  o: { taskQueue: string; forceOffline?: boolean; logLevel?: LogLevelName },
+): Promise<CommandWorker> {
   installRuntime(o.logLevel ?? 'ERROR');
   const model = await resolveModel({ log: note, ...(o.forceOffline ? { forceOffline: true } : {}) });
   const { workflowBundle } = workerSettingsFromEnv();
   let worker;
   try {
     worker = await createAgentWorker({
-      address: t.address, namespace: t.config.namespace, taskQueue: o.taskQueue, model: model.config,
-      tools: await workerTools(), shutdownGraceTime: DRAIN_MS, ...(workflowBundle ? { workflowBundle } : {}),
+      address: t.address,
+      namespace: t.config.namespace,
+      taskQueue: o.taskQueue,
+      model: model.config,
+      tools: await workerTools(),
+      shutdownGraceTime: DRAIN_MS,
+      ...(workflowBundle ? { workflowBundle } : {}),
     });
   } catch (err) {
     await model.close();
@@ -76,11 +89,15 @@ export async function startCommandWorker(t: Temporal, o: { taskQueue: string; fo
  * for serves the queue, it starts one in this process (stopped by the caller). A detached job gets
  * no worker of its own (the command ends at once): it is told when none is known to serve it.
  */
-export async function ensureWorker(t: Temporal, o: { detach: boolean; offlineQueue?: string }): Promise<CommandWorker | undefined> {
+export async function ensureWorker(
+  t: Temporal,
+  o: { detach: boolean; offlineQueue?: string },
+): Promise<CommandWorker | undefined> {
   if (o.offlineQueue) return startCommandWorker(t, { taskQueue: o.offlineQueue, forceOffline: true });
   const vouched = vouchedWorker(t);
   if (vouched) {
-    if (!modelConfigFromEnv()) note(`Using ${vouched} on task queue '${t.config.taskQueue}' (and whatever model it was started with).`);
+    if (!modelConfigFromEnv())
+      note(`Using ${vouched} on task queue '${t.config.taskQueue}' (and whatever model it was started with).`);
     return undefined;
   }
   if (!o.detach) return startCommandWorker(t, { taskQueue: t.config.taskQueue });

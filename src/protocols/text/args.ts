@@ -15,16 +15,26 @@ export function argsFromTagAndBody(tool: ToolSpec, rest: string, body: string): 
   const trimmed = body.trim();
   if (!rest && trimmed.startsWith('{') && trimmed.endsWith('}')) {
     const o = parseObject(trimmed);
-    return o.ok ? { ok: true, args: o.value } : { ok: false, error: `the JSON arguments of '${tool.name}' are not valid (${o.error})` };
+    return o.ok
+      ? { ok: true, args: o.value }
+      : { ok: false, error: `the JSON arguments of '${tool.name}' are not valid (${o.error})` };
   }
   const [first, second] = stringFields(tool);
   const args: Record<string, unknown> = {};
   if (rest) {
-    if (!first) return { ok: false, error: `'${tool.name}' takes no text argument after its name; put a JSON object in the body` };
+    if (!first)
+      return {
+        ok: false,
+        error: `'${tool.name}' takes no text argument after its name; put a JSON object in the body`,
+      };
     args[first] = rest;
     if (body !== '') {
       if (!second) {
-        if (trimmed) return { ok: false, error: `'${tool.name}' takes only '${first}'; leave the body empty or send a JSON object` };
+        if (trimmed)
+          return {
+            ok: false,
+            error: `'${tool.name}' takes only '${first}'; leave the body empty or send a JSON object`,
+          };
       } else args[second] = body;
     }
   } else if (body !== '') {
@@ -35,13 +45,23 @@ export function argsFromTagAndBody(tool: ToolSpec, rest: string, body: string): 
 }
 
 /** Can `args` be written as tag + body (the inverse of argsFromTagAndBody)? */
-export function tagAndBodyOf(tool: ToolSpec | undefined, args: Record<string, unknown>): { rest: string; body: string } | null {
+export function tagAndBodyOf(
+  tool: ToolSpec | undefined,
+  args: Record<string, unknown>,
+): { rest: string; body: string } | null {
   if (!tool) return null;
   const [first, second] = stringFields(tool);
   const keys = Object.keys(args);
-  const str = (k: string | undefined) => (k !== undefined && typeof args[k] === 'string' ? (args[k] as string) : undefined);
+  const str = (k: string | undefined) =>
+    k !== undefined && typeof args[k] === 'string' ? (args[k] as string) : undefined;
   const looksJson = (s: string) => s.trim().startsWith('{') && s.trim().endsWith('}');
-  if (keys.length === 1 && keys[0] === first && str(first) !== undefined && !looksJson(str(first)!) && str(first) !== '') {
+  if (
+    keys.length === 1 &&
+    keys[0] === first &&
+    str(first) !== undefined &&
+    !looksJson(str(first)!) &&
+    str(first) !== ''
+  ) {
     return { rest: '', body: str(first)! };
   }
   if (keys.length === 2 && first && second && keys.includes(first) && keys.includes(second)) {
@@ -58,7 +78,10 @@ export function tagAndBodyOf(tool: ToolSpec | undefined, args: Record<string, un
 /** Positional values mapped onto the tool's fields in schema order. */
 export function positional(tool: ToolSpec, values: unknown[]): Args {
   if (values.length > tool.fields.length) {
-    return { ok: false, error: `'${tool.name}' takes at most ${tool.fields.length} arguments (${tool.fields.map((f) => f.name).join(', ')}), got ${values.length}` };
+    return {
+      ok: false,
+      error: `'${tool.name}' takes at most ${tool.fields.length} arguments (${tool.fields.map((f) => f.name).join(', ')}), got ${values.length}`,
+    };
   }
   return { ok: true, args: Object.fromEntries(values.map((v, i) => [tool.fields[i]!.name, v])) };
 }

@@ -23,7 +23,10 @@ export function scanFences(text: string): Fence[] {
   const lines = text.split('\n');
   const offsets: number[] = [];
   let at = 0;
-  for (const l of lines) { offsets.push(at); at += l.length + 1; }
+  for (const l of lines) {
+    offsets.push(at);
+    at += l.length + 1;
+  }
   const fences: Fence[] = [];
   let i = 0;
   let carried: string | undefined; // the opening half of a glued close+open line
@@ -32,7 +35,10 @@ export function scanFences(text: string): Fence[] {
     const lineStart = carried !== undefined ? offsets[i]! + (lines[i]!.length - carried.length) : offsets[i]!;
     carried = undefined;
     const m = OPEN.exec(line);
-    if (!m || (m[1]![0] === '`' && m[2]!.includes('`'))) { i++; continue; }
+    if (!m || (m[1]![0] === '`' && m[2]!.includes('`'))) {
+      i++;
+      continue;
+    }
     const marker = m[1]!;
     const ch = marker[0]!;
     const n = marker.length;
@@ -46,7 +52,10 @@ export function scanFences(text: string): Fence[] {
     for (; j < lines.length; j++) {
       const l = lines[j]!;
       if (bare.test(l)) {
-        if (--depth === 0) { closedAt = j; break; }
+        if (--depth === 0) {
+          closedAt = j;
+          break;
+        }
         body.push(l);
       } else if (depth === 1 && glued.test(l)) {
         closedAt = j;
@@ -59,10 +68,19 @@ export function scanFences(text: string): Fence[] {
     }
     const closed = closedAt >= 0;
     const endLine = closed ? closedAt : lines.length - 1;
-    const end = closed && carried !== undefined
-      ? offsets[endLine]! + (lines[endLine]!.length - carried.length)
-      : offsets[endLine]! + lines[endLine]!.length;
-    fences.push({ info: m[2]!.trim(), body: body.join('\n'), marker, closed, start: lineStart, end, raw: text.slice(lineStart, end) });
+    const end =
+      closed && carried !== undefined
+        ? offsets[endLine]! + (lines[endLine]!.length - carried.length)
+        : offsets[endLine]! + lines[endLine]!.length;
+    fences.push({
+      info: m[2]!.trim(),
+      body: body.join('\n'),
+      marker,
+      closed,
+      start: lineStart,
+      end,
+      raw: text.slice(lineStart, end),
+    });
     if (!closed) break;
     i = carried !== undefined ? closedAt : closedAt + 1;
   }
@@ -72,7 +90,8 @@ export function scanFences(text: string): Fence[] {
 /** The text with every fenced block blanked out (same length), so call syntax inside examples is ignored. */
 export function maskFences(text: string): string {
   let out = text;
-  for (const f of scanFences(text)) out = out.slice(0, f.start) + out.slice(f.start, f.end).replace(/[^\n]/g, ' ') + out.slice(f.end);
+  for (const f of scanFences(text))
+    out = out.slice(0, f.start) + out.slice(f.start, f.end).replace(/[^\n]/g, ' ') + out.slice(f.end);
   return out;
 }
 

@@ -8,8 +8,12 @@ export class LiteralError extends Error {
 
 export function parseLiteralAt(src: string, start: number): { value: unknown; end: number } {
   let i = start;
-  const ws = () => { while (i < src.length && /\s/.test(src[i]!)) i++; };
-  const fail = (what: string): never => { throw new LiteralError(`${what} at position ${i + 1}`); };
+  const ws = () => {
+    while (i < src.length && /\s/.test(src[i]!)) i++;
+  };
+  const fail = (what: string): never => {
+    throw new LiteralError(`${what} at position ${i + 1}`);
+  };
 
   const str = (): string => {
     const q = src[i++]!;
@@ -18,10 +22,15 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
       if (src[i] === '\\') {
         const e = src[i + 1];
         i += 2;
-        if (e === 'n') out += '\n'; else if (e === 't') out += '\t'; else if (e === 'r') out += '\r';
-        else if (e === 'b') out += '\b'; else if (e === 'f') out += '\f';
-        else if (e === 'u') { out += String.fromCharCode(parseInt(src.slice(i, i + 4), 16)); i += 4; }
-        else if (e === undefined) fail('unfinished escape');
+        if (e === 'n') out += '\n';
+        else if (e === 't') out += '\t';
+        else if (e === 'r') out += '\r';
+        else if (e === 'b') out += '\b';
+        else if (e === 'f') out += '\f';
+        else if (e === 'u') {
+          out += String.fromCharCode(parseInt(src.slice(i, i + 4), 16));
+          i += 4;
+        } else if (e === undefined) fail('unfinished escape');
         else out += e;
       } else out += src[i++];
     }
@@ -40,7 +49,10 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
       const obj: Record<string, unknown> = {};
       for (;;) {
         ws();
-        if (src[i] === '}') { i++; return obj; }
+        if (src[i] === '}') {
+          i++;
+          return obj;
+        }
         let key: string;
         if (src[i] === '"' || src[i] === "'") key = str();
         else {
@@ -54,8 +66,14 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
         i++;
         obj[key] = value();
         ws();
-        if (src[i] === ',') { i++; continue; }
-        if (src[i] === '}') { i++; return obj; }
+        if (src[i] === ',') {
+          i++;
+          continue;
+        }
+        if (src[i] === '}') {
+          i++;
+          return obj;
+        }
         fail("expected ',' or '}'");
       }
     }
@@ -64,19 +82,41 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
       const arr: unknown[] = [];
       for (;;) {
         ws();
-        if (src[i] === ']') { i++; return arr; }
+        if (src[i] === ']') {
+          i++;
+          return arr;
+        }
         arr.push(value());
         ws();
-        if (src[i] === ',') { i++; continue; }
-        if (src[i] === ']') { i++; return arr; }
+        if (src[i] === ',') {
+          i++;
+          continue;
+        }
+        if (src[i] === ']') {
+          i++;
+          return arr;
+        }
         fail("expected ',' or ']'");
       }
     }
     const num = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(src.slice(i));
-    if (num) { i += num[0].length; return Number(num[0]); }
+    if (num) {
+      i += num[0].length;
+      return Number(num[0]);
+    }
     const word = /^[A-Za-z_]+/.exec(src.slice(i))?.[0];
-    const words: Record<string, unknown> = { true: true, false: false, null: null, True: true, False: false, None: null };
-    if (word !== undefined && Object.hasOwn(words, word)) { i += word.length; return words[word]; }
+    const words: Record<string, unknown> = {
+      true: true,
+      false: false,
+      null: null,
+      True: true,
+      False: false,
+      None: null,
+    };
+    if (word !== undefined && Object.hasOwn(words, word)) {
+      i += word.length;
+      return words[word];
+    }
     return fail(`unexpected ${word ? `'${word}'` : `'${ch}'`}`);
   };
 

@@ -18,9 +18,15 @@ export const editFileTool = defineTool({
     const text = await readFile(real, 'utf8');
     const count = text.split(old_text).length - 1;
     if (count !== 1) {
-      throw new ToolInputError(`old_text occurs ${count} times in ${path}; it must occur exactly once. Include more surrounding text.`);
+      throw new ToolInputError(
+        `old_text occurs ${count} times in ${path}; it must occur exactly once. Include more surrounding text.`,
+      );
     }
-    await writeFile(real, text.replace(old_text, () => new_text), 'utf8');
+    await writeFile(
+      real,
+      text.replace(old_text, () => new_text),
+      'utf8',
+    );
     return `Edited ${path}.`;
   },
 });

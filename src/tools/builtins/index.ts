@@ -8,5 +8,11 @@ import { shellTool } from './shell.js';
 import { writeFileTool } from './write-file.js';
 
 export const builtinTools: ToolDefinition<any>[] = [
-  readFileTool, listFilesTool, searchFilesTool, writeFileTool, editFileTool, shellTool, calculator,
+  readFileTool,
+  listFilesTool,
+  searchFilesTool,
+  writeFileTool,
+  editFileTool,
+  shellTool,
+  calculator,
 ];

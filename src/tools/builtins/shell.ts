@@ -13,7 +13,8 @@ export function shellEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.P
 
 export const shellTool = defineTool({
   name: 'shell',
-  description: 'Run a bash command in the workspace folder. Output (stdout and stderr) is capped; the command is killed at its timeout.',
+  description:
+    'Run a bash command in the workspace folder. Output (stdout and stderr) is capped; the command is killed at its timeout.',
   input: z.object({
     command: z.string().min(1),
     timeout_seconds: z.number().int().min(1).max(600).default(60),
@@ -23,7 +24,12 @@ export const shellTool = defineTool({
   execute: async ({ command, timeout_seconds }, ctx) => {
     const cwd = await realpath(ctx.workspace);
     return new Promise<string>((resolve, reject) => {
-      const child = spawn('bash', ['-c', command], { cwd, env: shellEnvironment(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', ['-c', command], {
+        cwd,
+        env: shellEnvironment(),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let dropped = 0;
       const take = (b: Buffer) => {
@@ -33,19 +39,36 @@ export const shellTool = defineTool({
       };
       child.stdout.on('data', take);
       child.stderr.on('data', take);
-      const kill = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
+      const kill = () => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      };
       let timedOut = false;
-      const timer = setTimeout(() => { timedOut = true; kill(); }, timeout_seconds * 1000);
+      const timer = setTimeout(() => {
+        timedOut = true;
+        kill();
+      }, timeout_seconds * 1000);
       const beat = setInterval(() => ctx.heartbeat(), 5_000);
       const onAbort = () => kill();
       ctx.signal.addEventListener('abort', onAbort, { once: true });
-      child.on('error', (err) => { clearTimeout(timer); clearInterval(beat); reject(err); });
+      child.on('error', (err) => {
+        clearTimeout(timer);
+        clearInterval(beat);
+        reject(err);
+      });
       child.on('close', (code, sig) => {
         clearTimeout(timer);
         clearInterval(beat);
         ctx.signal.removeEventListener('abort', onAbort);
         if (ctx.signal.aborted) return reject(new Error('cancelled'));
-        const status = timedOut ? `killed after ${timeout_seconds}s timeout` : sig ? `killed by ${sig}` : `exit code ${code}`;
+        const status = timedOut
+          ? `killed after ${timeout_seconds}s timeout`
+          : sig
+            ? `killed by ${sig}`
+            : `exit code ${code}`;
         const note = dropped ? `\n…[output capped at ${OUTPUT_CAP} bytes; ${dropped} more bytes dropped]` : '';
         resolve(`${status}\n${out}${note}`);
       });

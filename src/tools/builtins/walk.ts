@@ -4,8 +4,14 @@ import path from 'node:path';
 const SKIP = new Set(['.git', 'node_modules']);
 
 /** Yields files under `dir` (relative paths, sorted), skipping .git and node_modules, not following symlinks. */
-export async function* walkFiles(dir: string, maxDepth = 20, rel = ''): AsyncGenerator<{ rel: string; isDir: boolean }> {
-  const entries = (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+export async function* walkFiles(
+  dir: string,
+  maxDepth = 20,
+  rel = '',
+): AsyncGenerator<{ rel: string; isDir: boolean }> {
+  const entries = (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   for (const e of entries) {
     if (SKIP.has(e.name)) continue;
     const child = rel ? `${rel}/${e.name}` : e.name;
