@@ -80,8 +80,12 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['src/workflow-safe/**/*.ts'],
+    files: ['src/workflow-safe/*.ts'],
     rules: sandboxed([{ group: ['../*'], message: 'src/workflow-safe imports only its own files.' }]),
+  },
+  {
+    files: ['src/workflow-safe/*/**/*.ts'],
+    rules: sandboxed([{ group: ['../../*'], message: 'src/workflow-safe imports only its own files.' }]),
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly' } } },

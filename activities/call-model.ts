@@ -2,10 +2,10 @@ import { CancelledFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
 import { redactValue, type Redactor } from '../src/audit/redact.js';
-import { expandMessages, shrinkStep, type ContentStore } from '../src/content/store.js';
+import { expandMessages, shrinkReply, type ContentStore } from '../src/content/store.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
-import type { AssistantToolCall, ModelRequest, ModelStep } from '../src/workflow-safe/types.js';
+import type { AssistantToolCall, ModelRequest, ModelReply } from '../src/workflow-safe/types.js';
 import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js';
 
 /**
@@ -16,7 +16,7 @@ import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js
 export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact: Redactor, store: ContentStore) {
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
 
-  return async function callModel(req: ModelRequest): Promise<ModelStep> {
+  return async function callModel(req: ModelRequest): Promise<ModelReply> {
     const started = Date.now();
     const format = req.toolFormat ?? 'native';
     const tools = format === 'native' ? registry.openAITools(req.tools) : [];
@@ -52,7 +52,7 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
         ? await nativeReplyToStep(clean, req, registry)
         : await textReplyToStep(clean.content ?? '', format, req, registry);
     const usage = completion.usage;
-    return shrinkStep(store, {
+    return shrinkReply(store, {
       ...parsed,
       finishReason: choice.finish_reason ?? 'unknown',
       model: completion.model ?? req.model ?? model.model,
@@ -71,7 +71,7 @@ async function nativeReplyToStep(
   msg: OpenAI.Chat.Completions.ChatCompletionMessage,
   req: ModelRequest,
   registry: ToolRegistry,
-): Promise<Pick<ModelStep, 'assistantMessage' | 'calls' | 'final'>> {
+): Promise<Pick<ModelReply, 'assistantMessage' | 'calls' | 'final'>> {
   const toolCalls: AssistantToolCall[] = (msg.tool_calls ?? []).flatMap((tc) =>
     tc.type === 'function'
       ? [

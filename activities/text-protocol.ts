@@ -6,7 +6,7 @@ import type {
   AssistantToolCall,
   ChatMessage,
   ModelRequest,
-  ModelStep,
+  ModelReply,
   PlannedCall,
   ToolFormat,
 } from '../src/workflow-safe/types.js';
@@ -55,7 +55,7 @@ export async function textReplyToStep(
   format: TextFormat,
   req: ModelRequest,
   registry: ToolRegistry,
-): Promise<Pick<ModelStep, 'assistantMessage' | 'calls' | 'final'>> {
+): Promise<Pick<ModelReply, 'assistantMessage' | 'calls' | 'final'>> {
   const protocol = protocolFor(format);
   const specs = registry.toolSpecs(req.tools);
   const parsed = protocol.parse(text, specs);
@@ -80,12 +80,6 @@ export async function textReplyToStep(
       id: `${format}_${req.step}_unreadable_${k + 1}`,
       name: '(unreadable call)',
       rawArguments: '',
-      effect: 'read',
-      resources: [],
-      idempotent: true,
-      timeoutMs: 0,
-      needsApproval: false,
-      argsHash: '',
       format,
       rejected: `${problem}${example}`,
     });

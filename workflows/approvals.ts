@@ -1,6 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { humanDuration } from '../src/workflow-safe/duration.js';
-import type { ApprovalDecision, PendingApproval, PlannedCall } from '../src/workflow-safe/types.js';
+import type { ApprovalDecision, PendingApproval, RunnableCall } from '../src/workflow-safe/types.js';
 import { decideUpdate, pendingApprovalsQuery } from '../src/workflow-safe/messages.js';
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
@@ -42,7 +42,7 @@ export class Approvals {
     return this.#pending.size;
   }
 
-  async decide(call: PlannedCall, step: number, timeoutMs: number): Promise<ApprovalDecision> {
+  async decide(call: RunnableCall, step: number, timeoutMs: number): Promise<ApprovalDecision> {
     const now = Date.now();
     this.#pending.set(call.id, {
       callId: call.id,

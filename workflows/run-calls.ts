@@ -2,12 +2,13 @@ import { ActivityCancellationType, ActivityFailure, isCancellation, proxyActivit
 import type { Activities } from '../activities/index.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import { runDag, schedule } from '../src/workflow-safe/schedule.js';
-import type { PlannedCall, ProgressEvent, ToolResult, TurnInput } from '../src/workflow-safe/types.js';
-import { Approvals, DEFAULT_APPROVAL_TIMEOUT_MS } from './approvals.js';
-import { TurnLocks } from './locks.js';
+import type { RecordedStatus } from '../src/workflow-safe/job-status.js';
+import type { ProgressEvent, RunnableCall, ToolResult, TurnInput } from '../src/workflow-safe/types.js';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, type Approvals } from './approvals.js';
+import type { LockHolder } from './lock-holder.js';
 
 /** Idempotent tools retry freely; others run at most once and report an unknown outcome. */
-function toolActivity(call: PlannedCall) {
+function toolActivity(call: RunnableCall) {
   return proxyActivities<Activities>({
     startToCloseTimeout: call.timeoutMs,
     heartbeatTimeout: '10s', // a dead worker or a cancel is noticed within seconds
@@ -29,22 +30,21 @@ export interface StepContext {
   input: TurnInput;
   step: number;
   events: ProgressEvent[];
-  locks: TurnLocks;
+  locks: LockHolder;
   approvals: Approvals;
-  setStatus(status: string): void;
+  setStatus(status: RecordedStatus): void;
 }
 
 /**
  * Runs one step's calls: the scheduling DAG (reads at once, conflicting calls in the model's
  * order), approvals where required, cross-agent locks for writes. Returns each call's result.
  */
-export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<Map<string, ToolResult>> {
+export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Promise<Map<string, ToolResult>> {
   const { jobId, input, step, events } = ctx;
   const now = () => Date.now();
   const results = new Map<string, ToolResult>();
-  const runnable = calls.filter((c) => !c.rejected);
 
-  const execute = async (call: PlannedCall, fencingTokens: Record<string, number>): Promise<ToolResult> => {
+  const execute = async (call: RunnableCall, fencingTokens: Record<string, number>): Promise<ToolResult> => {
     events.push({
       kind: 'tool_start',
       at: now(),
@@ -70,7 +70,7 @@ export async function runCalls(ctx: StepContext, calls: PlannedCall[]): Promise<
     }
   };
 
-  const runOne = async (call: PlannedCall): Promise<ToolResult> => {
+  const runOne = async (call: RunnableCall): Promise<ToolResult> => {
     if (call.needsApproval || input.requireApproval?.includes(call.name)) {
       events.push({ kind: 'approval_wait', at: now(), step, callId: call.id, name: call.name });
       ctx.setStatus('awaiting_approval');

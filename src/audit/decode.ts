@@ -3,14 +3,16 @@ import type { temporal } from '@temporalio/proto';
 import type { LockGrant } from '../workflow-safe/lock-types.js';
 import { fromHistory, isReference, type ContentStore } from '../content/store.js';
 import { preview } from '../workflow-safe/preview.js';
-import type {
-  ApprovalDecision,
-  ModelRequest,
-  ModelStep,
-  PlannedCall,
-  ToolRequest,
-  ToolResult,
-  TurnResult,
+import {
+  isRejected,
+  type ApprovalDecision,
+  type ModelRequest,
+  type ModelReply,
+  type PlannedCall,
+  type RunnableCall,
+  type ToolRequest,
+  type ToolResult,
+  type TurnResult,
 } from '../workflow-safe/types.js';
 import {
   AUDIT_SCHEMA_VERSION,
@@ -212,7 +214,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
   for (const run of order) {
     if (run.type === 'callModel') {
       const req = run.input as ModelRequest;
-      const step = run.result as ModelStep | undefined;
+      const step = run.result as ModelReply | undefined;
       for (const c of step?.calls ?? [])
         planned.set(c.id, { call: c, step: req.step, atMs: run.endedMs ?? run.scheduledMs });
       const rec: ModelCallRecord = {
@@ -266,7 +268,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
   }
   // Calls that never reached a tool activity: denied (by a person or the approval timeout), or cut off.
   for (const [id, p] of planned) {
-    if (p.call.rejected || ran.has(id)) continue;
+    if (isRejected(p.call) || ran.has(id)) continue;
     const needed = p.call.needsApproval || input.requireApproval.includes(p.call.name);
     const decision =
       decisions.get(id) ??
@@ -306,6 +308,8 @@ function toolRecord(
   approval: Approval | null,
 ): ToolCallRecord {
   const result = run?.result as ToolResult | undefined;
+  // A rejected call never ran and had no effect; histories before v0.2 still classified it.
+  const k = c as PlannedCall & Partial<RunnableCall>;
   const status: ToolCallRecord['status'] = c.rejected
     ? 'rejected'
     : !run
@@ -324,12 +328,12 @@ function toolRecord(
     callId: c.id,
     name: c.name,
     format: c.format ?? 'native',
-    arguments: c.args ?? null,
+    arguments: k.args ?? null,
     rawArguments: c.rawArguments,
     rawText: c.rawText ?? null,
-    effect: c.effect,
-    resources: c.resources,
-    idempotent: c.idempotent,
+    effect: k.effect ?? 'read',
+    resources: k.resources ?? [],
+    idempotent: k.idempotent ?? true,
     locks: grants.map((g) => ({ key: g.key, token: g.token, waitedMs: g.waitedMs, previousHolder: g.previousHolder })),
     status,
     rejected: c.rejected ?? null,

@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { assertTurnInput } from '../workflow-safe/turn/input.js';
 import type { AgentTurnWorkflow } from '../workflow-safe/workflow-types.js';
 import type { TurnInput } from '../workflow-safe/types.js';
 
@@ -26,6 +27,7 @@ export interface StartJobOptions extends TurnInput {
 /** Starts an agent job (one `agentTurn` workflow) and returns its handle; `await handle.result()` for the answer. */
 export async function startJob(client: Client, o: StartJobOptions): Promise<WorkflowHandle<AgentTurnWorkflow>> {
   const { taskQueue, jobId = newJobId(), ...input } = o;
+  assertTurnInput(input); // the workflow checks too; here the caller learns before anything starts
   try {
     return await client.workflow.start<AgentTurnWorkflow>('agentTurn', {
       taskQueue,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentDir } from '../config.js';
-import type { ChatMessage, ModelStep } from '../workflow-safe/types.js';
+import { isRejected, type ChatMessage, type ModelReply } from '../workflow-safe/types.js';
 
 /**
  * A content-addressed store for large tool outputs, so history holds a short reference instead
@@ -62,20 +62,17 @@ export async function fromHistory(store: ContentStore, value: string): Promise<s
  * argument text (the validated arguments then travel as a reference), and the raw text of
  * text-protocol calls. The final answer stays inline: it is the turn's result.
  */
-export async function shrinkStep(store: ContentStore, step: ModelStep): Promise<ModelStep> {
+export async function shrinkReply(store: ContentStore, step: ModelReply): Promise<ModelReply> {
   const msg = step.assistantMessage;
   const calls = await Promise.all(
     step.calls.map(async (c) => {
       const raw = await toHistory(store, c.rawArguments);
       const rawText = c.rawText === undefined ? undefined : await toHistory(store, c.rawText);
-      const moved = raw !== c.rawArguments;
+      const texts = { rawArguments: raw, ...(rawText !== undefined ? { rawText } : {}) };
+      if (isRejected(c)) return { ...c, ...texts };
       const { args, ...rest } = c;
-      return {
-        ...rest,
-        rawArguments: raw,
-        ...(rawText !== undefined ? { rawText } : {}),
-        ...(moved ? (args === undefined ? {} : { argsRef: raw }) : { args }),
-      };
+      const moved = raw !== c.rawArguments;
+      return { ...rest, ...texts, ...(moved ? (args === undefined ? {} : { argsRef: raw }) : { args }) };
     }),
   );
   const toolCalls =

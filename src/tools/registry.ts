@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { PlannedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
+import type { PlannedCall, RejectedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
 import type { ToolSpec } from '../protocols/types.js';
 import type { ToolContext, ToolDefinition } from './define-tool.js';
 import { truncateForModel } from './truncate.js';
@@ -88,53 +88,42 @@ export class ToolRegistry {
       id,
       name,
       rawArguments,
-      effect: 'write' as const,
-      resources: [],
-      idempotent: false,
-      timeoutMs: DEFAULT_TIMEOUT_MS,
-      needsApproval: false,
-      argsHash: argsHash(name, rawArguments),
       format: c.format ?? 'native',
       ...(c.rawText !== undefined ? { rawText: c.rawText } : {}),
     };
+    const reject = (rejected: string): RejectedCall => ({ ...base, rejected });
     const tool = this.#tools.get(name);
     const allowed = this.#select(only).map((t) => t.name);
-    if (!tool || !allowed.includes(name)) {
-      return { ...base, rejected: `Unknown tool '${name}'. Available tools: ${allowed.join(', ')}.` };
-    }
-    const classified = {
-      ...base,
-      effect: tool.effect,
-      idempotent: tool.idempotent ?? tool.effect === 'read',
-      timeoutMs: tool.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      needsApproval: tool.needsApproval ?? false,
-    };
+    if (!tool || !allowed.includes(name))
+      return reject(`Unknown tool '${name}'. Available tools: ${allowed.join(', ')}.`);
     let json: unknown;
     try {
       json = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
     } catch (err) {
-      return {
-        ...classified,
-        rejected: `Arguments for '${name}' are not valid JSON (${(err as Error).message}). Send one JSON object matching the tool's schema.`,
-      };
+      return reject(
+        `Arguments for '${name}' are not valid JSON (${(err as Error).message}). Send one JSON object matching the tool's schema.`,
+      );
     }
     const parsed = tool.input.safeParse(json);
-    if (!parsed.success) {
-      return { ...classified, rejected: `Invalid arguments for '${name}': ${formatZodIssues(parsed.error)}.` };
-    }
+    if (!parsed.success) return reject(`Invalid arguments for '${name}': ${formatZodIssues(parsed.error)}.`);
+    let resources: string[];
     try {
-      const resources = tool.resources ? await tool.resources(parsed.data, { workspace }) : [];
-      // The call carries the arguments as sent (plain JSON, as history stores them); the handler
-      // gets the schema's output of them, so transforms and coercions apply exactly once, there.
-      return {
-        ...classified,
-        args: json,
-        argsHash: argsHash(name, JSON.stringify(json)),
-        resources: [...new Set(resources)].sort(),
-      };
+      resources = tool.resources ? await tool.resources(parsed.data, { workspace }) : [];
     } catch (err) {
-      return { ...classified, rejected: `Cannot run '${name}': ${(err as Error).message}` };
+      return reject(`Cannot run '${name}': ${(err as Error).message}`);
     }
+    // The call carries the arguments as sent (plain JSON, as history stores them); the handler
+    // gets the schema's output of them, so transforms and coercions apply exactly once, there.
+    return {
+      ...base,
+      args: json,
+      argsHash: argsHash(name, JSON.stringify(json)),
+      effect: tool.effect,
+      resources: [...new Set(resources)].sort(),
+      idempotent: tool.idempotent ?? tool.effect === 'read',
+      timeoutMs: tool.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      needsApproval: tool.needsApproval ?? false,
+    };
   }
 
   /** Runs a prepared call. Handler failures become an error result the model reads; never throws for them. */

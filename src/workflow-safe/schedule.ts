@@ -1,6 +1,6 @@
-import type { PlannedCall } from './types.js';
+import type { RunnableCall } from './types.js';
 
-type Schedulable = Pick<PlannedCall, 'effect' | 'resources'>;
+type Schedulable = Pick<RunnableCall, 'effect' | 'resources'>;
 
 export interface ScheduleOptions {
   /** Run every write strictly one at a time, whatever its resources. */

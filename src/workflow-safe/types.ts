@@ -24,16 +24,25 @@ export type ChatMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: AssistantToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-/** One tool call the model asked for, parsed, validated and classified by the model activity. */
-export interface PlannedCall {
+/** What every call the model asked for carries, whether it will run or not. */
+interface CallBase {
+  /** The call's id in the conversation (the provider's, or one the turn made for a text protocol). */
   id: string;
   name: string;
-  /** The arguments as the model sent them, once they passed validation (the handler gets the schema's output of them). Absent when the call was rejected, or moved to the content store. */
+  /** The argument text exactly as the model sent it. */
+  rawArguments: string;
+  /** How the model wrote the call, and (text protocols) the exact text of it. */
+  format: ToolFormat;
+  rawText?: string;
+}
+
+/** A call that passed every check: validated and classified, ready to schedule. */
+export interface RunnableCall extends CallBase {
+  rejected?: undefined;
+  /** The arguments as the model sent them, once they passed validation (the handler gets the schema's output of them). Absent when moved to the content store. */
   args?: unknown;
   /** When the arguments are long: a content-store reference to their JSON text instead of `args`. */
   argsRef?: string;
-  /** The argument text exactly as the model sent it. */
-  rawArguments: string;
   effect: Effect;
   /** Resource keys this call touches, e.g. `file:/abs/real/path`. Empty on a write = barrier. */
   resources: string[];
@@ -43,12 +52,18 @@ export interface PlannedCall {
   needsApproval: boolean;
   /** SHA-256 of the tool name and validated arguments: what an approval is bound to. */
   argsHash: string;
-  /** Why the call will not run (unknown tool, bad JSON, schema violation, path escape). */
-  rejected?: string;
-  /** How the model wrote the call, and (text protocols) the exact text of it. */
-  format: ToolFormat;
-  rawText?: string;
 }
+
+/** A call that will not run: the model reads why (unknown tool, bad JSON, schema violation, path escape, unreadable text). */
+export interface RejectedCall extends CallBase {
+  rejected: string;
+}
+
+/** One tool call the model asked for, as the model activity parsed, validated and classified it. */
+export type PlannedCall = RunnableCall | RejectedCall;
+
+export const isRejected = (c: PlannedCall): c is RejectedCall => typeof c.rejected === 'string';
+export const isRunnable = (c: PlannedCall): c is RunnableCall => typeof c.rejected !== 'string';
 
 export interface Usage {
   promptTokens: number;
@@ -56,7 +71,8 @@ export interface Usage {
   totalTokens: number;
 }
 
-export interface ModelStep {
+/** The model activity's result: the reply, and the calls it asks for as plain data. */
+export interface ModelReply {
   assistantMessage: ChatMessage & { role: 'assistant' };
   calls: PlannedCall[];
   /** Set when the model asked for no tool: the turn's answer. */
@@ -81,7 +97,7 @@ export interface ModelRequest {
 export interface ToolRequest {
   jobId: string;
   workspace: string;
-  call: Pick<PlannedCall, 'id' | 'name' | 'args' | 'argsRef'>;
+  call: Pick<RunnableCall, 'id' | 'name' | 'args' | 'argsRef'>;
   /** Fencing token per resource key this call holds a lock on. */
   fencingTokens?: Record<string, number>;
 }
@@ -125,15 +141,19 @@ export interface TurnInput {
   /** Continue-as-new after this many steps in one run (Temporal's own suggestion applies too). */
   continueAsNewAfterSteps?: number;
   /** Where a continued turn picks up (set by the turn itself when it continues-as-new). */
-  resume?: TurnResume;
+  resume?: TurnState;
   /** Run every write strictly one at a time within the turn. Default false. */
   serialWrites?: boolean;
-  /** Take cross-agent locks for writes. Default true; false only for tests that show why. */
+  /** Take cross-agent locks for writes. Default true; false only for tests that show why they matter. */
   locks?: boolean;
   lockOptions?: LockOptions;
 }
 
-export interface TurnResume {
+/**
+ * Everything a turn knows between steps, as one serialisable value: the pure transitions in
+ * turn/transitions.ts move it on, and continue-as-new carries it into the next run.
+ */
+export interface TurnState {
   messages: ChatMessage[];
   /** Index in `messages` of this turn's task (what came before is a session's history). */
   firstNew: number;
@@ -142,6 +162,7 @@ export interface TurnResume {
   startedAt: number;
   toolsUsed: string[];
   written: string[];
+  /** Per call signature (tool and arguments): in how many consecutive steps it appeared. */
   streaks: Array<[string, number]>;
   /** Progress events shown by earlier runs (the query counts on from there). */
   events: number;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { PROTOCOLS } from '../../src/protocols/index.js';
-import type { ModelStep, ToolFormat } from '../../src/workflow-safe/types.js';
+import type { ModelReply, ToolFormat } from '../../src/workflow-safe/types.js';
 import { startHarness } from '../helpers/harness.js';
 import { specs } from '../helpers/protocol-corpus.js';
 
@@ -37,12 +37,12 @@ const RESULT_MARK: Record<TextFormat, RegExp> = {
   line: /tool_result write_file:\nWrote 14 bytes to result\.txt\./,
 };
 
-function decodedModelSteps(history: { events?: any[] | null }): ModelStep[] {
+function decodedModelReplies(history: { events?: any[] | null }): ModelReply[] {
   return (history.events ?? []).flatMap((e) => {
     const p = e.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
     if (!p?.data?.length) return [];
     const v = JSON.parse(Buffer.from(p.data).toString('utf8'));
-    return v && typeof v === 'object' && 'assistantMessage' in v ? [v as ModelStep] : [];
+    return v && typeof v === 'object' && 'assistantMessage' in v ? [v as ModelReply] : [];
   });
 }
 
@@ -107,7 +107,7 @@ describe('tool calls in plain text, end to end', () => {
           'no native tool messages reach a text model',
         );
 
-        const steps = decodedModelSteps(await handle.fetchHistory());
+        const steps = decodedModelReplies(await handle.fetchHistory());
         const calls = steps.flatMap((s) => s.calls);
         assert.ok(calls.every((c) => c.format === format));
         const write = calls.find((c) => c.name === 'write_file' && !c.rejected)!;

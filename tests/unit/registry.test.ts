@@ -4,6 +4,12 @@ import { z } from 'zod';
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
+import { isRunnable, type PlannedCall, type RunnableCall } from '../../src/workflow-safe/types.js';
+
+const runnable = (c: PlannedCall): RunnableCall => {
+  assert.ok(isRunnable(c), `expected a runnable call, got: ${c.rejected}`);
+  return c;
+};
 import { tempDir } from '../helpers/harness.js';
 
 const ctx = {
@@ -37,29 +43,35 @@ describe('ToolRegistry', () => {
   });
 
   it('classifies calls: effect, resources, idempotence', async () => {
-    const read = await registry.prepareCall({
-      id: '1',
-      name: 'read_file',
-      rawArguments: '{"path":"a.txt"}',
-      workspace: ctx.workspace,
-    });
+    const read = runnable(
+      await registry.prepareCall({
+        id: '1',
+        name: 'read_file',
+        rawArguments: '{"path":"a.txt"}',
+        workspace: ctx.workspace,
+      }),
+    );
     assert.equal(read.effect, 'read');
     assert.equal(read.idempotent, true);
     assert.equal(read.resources.length, 1);
     assert.match(read.resources[0]!, /^file:\/.*\/a\.txt$/);
-    const shell = await registry.prepareCall({
-      id: '2',
-      name: 'shell',
-      rawArguments: '{"command":"ls"}',
-      workspace: ctx.workspace,
-    });
+    const shell = runnable(
+      await registry.prepareCall({
+        id: '2',
+        name: 'shell',
+        rawArguments: '{"command":"ls"}',
+        workspace: ctx.workspace,
+      }),
+    );
     assert.deepEqual([shell.effect, shell.resources, shell.idempotent], ['write', [], false]);
-    const write = await registry.prepareCall({
-      id: '3',
-      name: 'write_file',
-      rawArguments: '{"path":"a.txt","content":""}',
-      workspace: ctx.workspace,
-    });
+    const write = runnable(
+      await registry.prepareCall({
+        id: '3',
+        name: 'write_file',
+        rawArguments: '{"path":"a.txt","content":""}',
+        workspace: ctx.workspace,
+      }),
+    );
     assert.deepEqual([write.effect, write.idempotent, write.resources], ['write', true, read.resources]);
   });
 

@@ -20,11 +20,13 @@ const grantKey = (callId: string, key: string) => `${callId}\n${key}`;
 const quietly = (p: Promise<unknown>) => p.catch(() => {}); // the lock may be gone; it forgets us anyway
 
 /**
- * The turn's side of the cross-agent locks: takes every key of a call in sorted order (so two
- * calls never deadlock), renews the leases while the call runs, and releases all of them —
- * granted or still queued — on success, failure and cancellation alike.
+ * The turn's side of the cross-agent locks. (A lock is the per-key resourceLock workflow; a grant
+ * hands its key to one call, with a fencing token; a lease is how long a grant lasts unless
+ * renewed.) Takes every key of a call in sorted order (so two calls never deadlock), renews the
+ * leases while the call runs, and releases all of them — granted or still queued — on success,
+ * failure and cancellation alike.
  */
-export class TurnLocks {
+export class LockHolder {
   readonly #grants = new Map<string, LockGrant>();
   readonly #leaseMs: number;
 

@@ -1,0 +1,147 @@
+import { DEFAULT_SYSTEM_PROMPT } from '../prompt.js';
+import {
+  isRejected,
+  isRunnable,
+  type ModelReply,
+  type PlannedCall,
+  type ToolResult,
+  type TurnInput,
+  type TurnResult,
+  type TurnState,
+} from '../types.js';
+import { addUsage, zeroUsage } from '../usage.js';
+import { budgetStop, DEFAULT_NO_PROGRESS_REPEATS, maxStepsStop, nextStreaks, type Stop } from './stop-conditions.js';
+
+// The turn as a state machine: pure transitions over one serialisable TurnState. The workflow
+// (workflows/agent-turn.ts) only drives them: it runs the activities and timers they call for.
+
+export function initialState(input: TurnInput, now: number): TurnState {
+  const messages: TurnState['messages'] = [
+    { role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
+    ...(input.history ?? []),
+    { role: 'user', content: input.task },
+  ];
+  return {
+    messages,
+    firstNew: messages.length - 1,
+    step: 0,
+    usage: zeroUsage(),
+    startedAt: now,
+    toolsUsed: [],
+    written: [],
+    streaks: [],
+    events: 0,
+  };
+}
+
+/** What the turn does next, before a step. */
+export type Move = { kind: 'stop'; stop: Stop } | { kind: 'continue_as_new' } | { kind: 'call_model' };
+
+export interface RunInfo {
+  now: number;
+  /** Steps taken in this run (since the last continue-as-new). */
+  stepsThisRun: number;
+  continueAsNewSuggested: boolean;
+}
+
+export function nextMove(s: TurnState, input: TurnInput, run: RunInfo): Move {
+  const stop = maxStepsStop(input, s) ?? budgetStop(input, s, run.now);
+  if (stop) return { kind: 'stop', stop };
+  const longRun =
+    run.continueAsNewSuggested ||
+    (input.continueAsNewAfterSteps !== undefined && run.stepsThisRun >= input.continueAsNewAfterSteps);
+  if (run.stepsThisRun > 0 && longRun) return { kind: 'continue_as_new' };
+  return { kind: 'call_model' };
+}
+
+export const beginStep = (s: TurnState): TurnState => ({ ...s, step: s.step + 1 });
+
+/** Counts a model call's tokens (the step's call, or a closing summary). */
+export const countUsage = (s: TurnState, reply: Pick<ModelReply, 'usage'>): TurnState => ({
+  ...s,
+  usage: addUsage(s.usage, reply.usage),
+});
+
+/** What a model reply leads to: the answer, or calls to run. */
+export type AfterReply = { kind: 'final'; answer: string } | { kind: 'run_calls'; calls: PlannedCall[] };
+
+/** The model replied: its message joins the conversation (with its tool calls: the model must see what it asked for). */
+export function applyReply(s: TurnState, reply: ModelReply): { state: TurnState; next: AfterReply } {
+  const state = { ...countUsage(s, reply), messages: [...s.messages, reply.assistantMessage] };
+  return {
+    state,
+    next:
+      reply.calls.length === 0
+        ? { kind: 'final', answer: reply.final ?? '' }
+        : { kind: 'run_calls', calls: reply.calls },
+  };
+}
+
+const union = (xs: string[], add: string[]) => [...new Set([...xs, ...add])];
+
+/** The tools of the calls about to run join the tools used; `changed` says whether the set grew. */
+export function noteToolsUsed(s: TurnState, calls: PlannedCall[]): { state: TurnState; changed: boolean } {
+  const toolsUsed = union(
+    s.toolsUsed,
+    calls.filter(isRunnable).map((c) => c.name),
+  );
+  return { state: { ...s, toolsUsed }, changed: toolsUsed.length !== s.toolsUsed.length };
+}
+
+/**
+ * The step's results are in: one tool message per call in the model's order (a rejected call's
+ * says why), successful writes join `written`, and the no-progress watch moves on.
+ */
+export function applyResults(
+  s: TurnState,
+  input: TurnInput,
+  calls: PlannedCall[],
+  results: ReadonlyMap<string, ToolResult>,
+): { state: TurnState; wroteChanged: boolean; stop: Stop | null } {
+  const resultOf = (id: string) => {
+    const r = results.get(id);
+    if (!r) throw new Error(`No result for call '${id}'.`);
+    return r;
+  };
+  const wrote = calls
+    .filter(isRunnable)
+    .flatMap((c) => (c.effect === 'write' && !resultOf(c.id).isError ? c.resources : []));
+  const written = union(s.written, wrote);
+  const toolMessages = calls.map((c) => ({
+    role: 'tool' as const,
+    tool_call_id: c.id,
+    content: isRejected(c) ? `Error: ${c.rejected}` : resultOf(c.id).output,
+  }));
+  const { streaks, stop } = nextStreaks(s.streaks, calls, input.noProgressRepeats ?? DEFAULT_NO_PROGRESS_REPEATS);
+  return {
+    state: { ...s, written, streaks, messages: [...s.messages, ...toolMessages] },
+    wroteChanged: written.length !== s.written.length,
+    stop,
+  };
+}
+
+/** The turn's result; with `returnMessages`, the messages it added (always a well-formed conversation). */
+export function turnResult(
+  s: TurnState,
+  input: TurnInput,
+  end: { status: TurnResult['status']; answer: string | null; reason?: string },
+): TurnResult {
+  const r: TurnResult = {
+    status: end.status,
+    answer: end.answer,
+    steps: s.step,
+    usage: s.usage,
+    ...(end.reason ? { reason: end.reason } : {}),
+  };
+  if (!input.returnMessages) return r;
+  const added = s.messages.slice(s.firstNew);
+  if (end.status !== 'completed')
+    added.push({ role: 'assistant', content: end.answer ?? `(stopped: ${end.reason ?? end.status})` });
+  return { ...r, messages: added };
+}
+
+/** The input of the next run, carrying the state (references keep it small) instead of the first run's conversation. */
+export function continuedInput(input: TurnInput, s: TurnState): TurnInput {
+  const { history: _history, resume: _previous, ...same } = input;
+  return { ...same, resume: s };
+}

@@ -1,0 +1,166 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { RecordedStatus } from '../src/workflow-safe/job-status.js';
+import { progressQuery } from '../src/workflow-safe/messages.js';
+import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../src/workflow-safe/search-attributes.js';
+import { turnInputProblems } from '../src/workflow-safe/turn/input.js';
+import { SUMMARY_REQUEST, type Stop } from '../src/workflow-safe/turn/stop-conditions.js';
+import { countUsage, turnResult } from '../src/workflow-safe/turn/transitions.js';
+import {
+  isRejected,
+  type ChatMessage,
+  type ModelReply,
+  type PlannedCall,
+  type ProgressEvent,
+  type TurnInput,
+  type TurnResult,
+  type TurnState,
+} from '../src/workflow-safe/types.js';
+import { Approvals } from './approvals.js';
+import { LockHolder } from './lock-holder.js';
+import { failureText, type StepContext } from './run-calls.js';
+
+const { callModel } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** A turn whose input is wrong fails at once, naming every wrong field (never retried: it would fail again). */
+export function refuseBadInput(input: TurnInput): void {
+  const problems = turnInputProblems(input);
+  if (problems)
+    throw ApplicationFailure.create({
+      type: 'InvalidTurnInput',
+      message: `Invalid turn input: ${problems}.`,
+      nonRetryable: true,
+    });
+}
+
+/**
+ * What a turn does to the world, beside its pure state: the model activity, the progress events
+ * its query shows, the status and search attributes, and the locks and approvals of its calls.
+ */
+export class TurnIO {
+  readonly jobId = workflowInfo().workflowId;
+  readonly events: ProgressEvent[] = [];
+  readonly #eventsBefore: number;
+  readonly #locks: LockHolder;
+  readonly #approvals = new Approvals();
+
+  constructor(
+    private readonly input: TurnInput,
+    s: TurnState,
+  ) {
+    this.#eventsBefore = s.events; // shown by earlier runs of this turn
+    this.#locks = new LockHolder(this.jobId, input.lockOptions);
+    setHandler(progressQuery, (since) => ({
+      events: this.events.slice(Math.max(0, since - this.#eventsBefore)),
+      next: this.eventsShown,
+    }));
+    this.setStatus('running');
+    if (s.toolsUsed.length) this.upsertToolsUsed(s);
+    if (s.written.length) this.upsertWritten(s);
+  }
+
+  get eventsShown(): number {
+    return this.#eventsBefore + this.events.length;
+  }
+
+  event(e: ProgressEvent): void {
+    this.events.push(e);
+  }
+
+  setStatus(status: RecordedStatus): void {
+    upsertSearchAttributes([{ key: SA_STATUS, value: status }]);
+  }
+
+  upsertToolsUsed(s: TurnState): void {
+    upsertSearchAttributes([{ key: SA_TOOLS, value: [...s.toolsUsed].sort() }]);
+  }
+
+  upsertWritten(s: TurnState): void {
+    upsertSearchAttributes([{ key: SA_WROTE, value: [...s.written].sort() }]);
+  }
+
+  /** What runCalls needs for one step. */
+  stepContext(step: number): StepContext {
+    return {
+      jobId: this.jobId,
+      input: this.input,
+      step,
+      events: this.events,
+      locks: this.#locks,
+      approvals: this.#approvals,
+      setStatus: (st) => this.setStatus(st),
+    };
+  }
+
+  /** One model call. A failure past its retries fails the job with the step and the reason. */
+  async ask(s: TurnState, messages: ChatMessage[], tools: string[] | undefined): Promise<ModelReply> {
+    const { input } = this;
+    try {
+      return await callModel({
+        messages,
+        ...(tools ? { tools } : {}),
+        step: s.step,
+        workspace: input.workspace,
+        ...(input.model ? { model: input.model } : {}),
+        ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
+      });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const cause = err instanceof ActivityFailure ? err.cause : undefined;
+      this.setStatus('failed');
+      throw ApplicationFailure.create({
+        message: `Model call failed at step ${s.step}: ${failureText(err)}`,
+        type: cause instanceof ApplicationFailure && cause.type ? cause.type : 'ModelCallFailed',
+        nonRetryable: true,
+      });
+    }
+  }
+
+  finish(s: TurnState, end: { status: TurnResult['status']; answer: string | null; reason?: string }): TurnResult {
+    const r = turnResult(s, this.input, end);
+    this.event({
+      kind: 'final',
+      at: Date.now(),
+      step: r.steps,
+      status: r.status,
+      answer: r.answer,
+      ...(r.reason ? { reason: r.reason } : {}),
+    });
+    this.setStatus(r.status);
+    return r;
+  }
+
+  /** Ends the turn before a final answer; on a budget, with the model's summary of where it got (its tokens counted). */
+  async stopEarly(s: TurnState, stop: Stop): Promise<TurnResult> {
+    let answer: string | null = null;
+    if (stop.summarize) {
+      const ask = [...s.messages, { role: 'user' as const, content: SUMMARY_REQUEST(stop.reason) }];
+      const reply = await this.ask(s, ask, []).catch(() => null);
+      if (reply) [s, answer] = [countUsage(s, reply), reply.assistantMessage.content ?? null];
+    }
+    return this.finish(s, { status: stop.status, answer, reason: stop.reason });
+  }
+
+  rejected(step: number, calls: PlannedCall[]): void {
+    for (const c of calls.filter(isRejected)) {
+      this.event({ kind: 'rejected', at: Date.now(), step, callId: c.id, name: c.name, reason: c.rejected });
+    }
+  }
+
+  cancelled(step: number): void {
+    this.event({ kind: 'cancelled', at: Date.now(), step });
+    this.setStatus('cancelled');
+  }
+}
