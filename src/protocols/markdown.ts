@@ -2,7 +2,24 @@ import { argsFromTagAndBody, tagAndBodyOf } from './text/args.js';
 import { fenceFor, scanFences } from './text/fences.js';
 import { stripThinking } from './text/think.js';
 import { buildInstructions } from './instructions.js';
-import type { ParseResult, Protocol } from './types.js';
+import type { ParseResult, Protocol, ToolSpec } from './types.js';
+
+const distance = (a: string, b: string): number => {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+};
+
+/** A snake_case tag (`read_fille`, `drop_table`), or a near miss of a tool's name (`shel1`). */
+function looksLikeToolName(tag: string, tools: ToolSpec[]): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(tag)) return false;
+  return tag.includes('_') || tools.some((t) => t.name.length >= 5 && distance(tag.toLowerCase(), t.name) <= 2);
+}
 
 /** gptme-style: a fenced code block whose language tag names the tool; the rest of the tag and the body are its arguments. */
 export const markdownProtocol: Protocol = {
@@ -12,7 +29,12 @@ export const markdownProtocol: Protocol = {
     for (const f of scanFences(stripThinking(text))) {
       const [name = '', ...restWords] = f.info.split(/\s+/);
       const tool = tools.find((t) => t.name === name);
-      if (!tool) continue; // a block whose tag names no tool is ordinary text
+      if (!tool) {
+        // A block whose tag names no tool is ordinary text (```python, ```json …), unless the tag
+        // looks like a tool name: then it is a call of an unknown tool, rejected as in every protocol.
+        if (looksLikeToolName(name, tools) && f.closed) out.calls.push({ name, args: {}, raw: f.raw });
+        continue;
+      }
       if (!f.closed) {
         out.problems.push(`The code block for '${name}' is not closed: end it with a line holding only ${f.marker}.`);
         continue;

@@ -84,11 +84,12 @@ export const reactProtocol: Protocol = {
     const final = FINAL.exec(src);
     if (final) {
       if (out.calls.length || out.problems.length)
-        out.problems.push('Write either an Action or a Final Answer in one reply, not both.');
+        out.problems.push(
+          'Write either an Action or a Final Answer in one reply, not both: the Final Answer was ignored.',
+        );
       else out.final = original.slice(final.index + final[0].length).trim();
     }
-    if (out.problems.length) out.calls = [];
-    return out;
+    return out; // valid calls run beside the problems reported for the others, as in every protocol
   },
   render({ name, args }) {
     return `Action: ${name}\nAction Input: ${JSON.stringify(args)}`;

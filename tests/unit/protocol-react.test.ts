@@ -38,7 +38,8 @@ describe('react protocol parser', () => {
     {
       name: 'an action and a final answer together',
       text: 'Action: read_file\nAction Input: {"path": "a"}\nFinal Answer: done',
-      problems: [/either an Action or a Final Answer/],
+      calls: [['read_file', { path: 'a' }]],
+      problems: [/either an Action or a Final Answer in one reply, not both: the Final Answer was ignored/],
     },
     {
       name: 'an action with no input',
