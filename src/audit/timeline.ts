@@ -8,11 +8,11 @@ function overlapsAnother(r: ToolCallRecord, all: ToolCallRecord[]): boolean {
   if (!r.startedAt || !r.endedAt) return false;
   const [a0, a1] = [Date.parse(r.startedAt), Date.parse(r.endedAt)];
   return all.some(
-    (o) => o !== r && o.startedAt && o.endedAt && Date.parse(o.startedAt) < a1 && a0 < Date.parse(o.endedAt),
+    (o) => o !== r && o.startedAt && o.endedAt && Date.parse(o.startedAt) <= a1 && a0 <= Date.parse(o.endedAt),
   );
 }
 
-/** The audit records as a readable timeline; parallel tool calls are marked ∥. */
+/** The audit records as a readable timeline; tool calls of one step whose spans touch (to the millisecond) are marked ∥. */
 export function formatTimeline(records: AuditRecord[]): string {
   const start = records.find((r) => r.type === 'job_start');
   const t0 = Date.parse(start?.at ?? records[0]?.at ?? new Date().toISOString());

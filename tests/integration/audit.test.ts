@@ -6,7 +6,7 @@ import { auditRecord, type AuditRecord, type ModelCallRecord, type ToolCallRecor
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { dagent } from '../helpers/cli.js';
 import { startHarness, tempDir, type Harness } from '../helpers/harness.js';
-import { overlaps, probeTools, type Interval } from '../helpers/probe-tools.js';
+import { probeTools, type Interval } from '../helpers/probe-tools.js';
 
 const SCENARIO = {
   name: 'audited',
@@ -42,7 +42,7 @@ describe('dagent audit', () => {
   let withWorker: { json: string; text: string };
 
   before(async () => {
-    h = await startHarness({ tools: [...builtinTools, ...probeTools(reads, 300)], scenario: SCENARIO });
+    h = await startHarness({ tools: [...builtinTools, ...probeTools(reads, 2)], scenario: SCENARIO });
     const handle = await h.start({ task: 'audit me' });
     jobId = handle.workflowId;
     await handle.result();
@@ -86,17 +86,19 @@ describe('dagent audit', () => {
     );
     assert.deepEqual(reads.map((r) => r.key).sort(), ['x', 'y'], 'the arguments the tool saw');
     for (const r of [x!, y!]) {
-      assert.ok(r.durationMs! >= 290 && r.durationMs! < 2000, `duration ${r.durationMs}`);
+      assert.ok(r.durationMs! >= 0 && r.durationMs! < 10_000, `duration ${r.durationMs}`);
       assert.equal(r.effect, 'read');
       assert.equal(r.attempts, 1);
     }
-    const iv = (r: ToolCallRecord) => ({
-      name: r.name,
-      key: '',
-      start: Date.parse(r.startedAt!),
-      end: Date.parse(r.endedAt!),
-    });
-    assert.ok(overlaps(iv(x!), iv(y!)), 'the audit shows the reads ran at the same time');
+    // Each read waited for the other (a latch), so their recorded spans must overlap.
+    const [sx, ex, sy, ey] = [x!.startedAt!, x!.endedAt!, y!.startedAt!, y!.endedAt!].map((t) => Date.parse(t)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    assert.ok(sx <= ey && sy <= ex, 'the audit shows the reads ran at the same time');
+    assert.ok(reads.every((r) => r.met));
 
     assert.deepEqual(write!.arguments, { path: 'out.txt', content: 'x and y' });
     assert.equal(write!.effect, 'write');

@@ -2,14 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { requestMessages, startHarness } from '../helpers/harness.js';
-import { lockTools, type WriteRecord } from '../helpers/lock-tools.js';
-import { overlaps, probeTools, type Interval } from '../helpers/probe-tools.js';
+import { meetTools, probeTools, type Interval, type MeetRecord } from '../helpers/probe-tools.js';
+
+// Overlap is proven with latches (calls that wait until the others of their group run too),
+// order with the sequence of events; no assertion here reads the clock.
 
 describe('scheduling the calls of one model step', () => {
-  it('runs 8 reads of ~300 ms at once: every interval overlaps every other', async () => {
+  it('runs 8 reads at once: all 8 were running together', async () => {
     const reads: Interval[] = [];
     const h = await startHarness({
-      tools: [...builtinTools, ...probeTools(reads, 300)],
+      tools: [...builtinTools, ...probeTools(reads, 8)],
       scenario: {
         name: 'fan-out',
         steps: [
@@ -25,26 +27,30 @@ describe('scheduling the calls of one model step', () => {
     try {
       assert.equal((await (await h.start()).result()).status, 'completed');
       assert.equal(reads.length, 8);
-      for (const a of reads)
-        for (const b of reads) if (a !== b) assert.ok(overlaps(a, b), `${a.key} and ${b.key} did not overlap`);
+      assert.deepEqual(
+        reads.map((r) => r.met),
+        Array(8).fill(true),
+        'every read met the other seven',
+      );
     } finally {
       await h.close();
     }
   });
 
   it('overlaps writes to different files, orders writes to one file, and a later read sees the write', async () => {
-    const writes: WriteRecord[] = [];
+    const writes: MeetRecord[] = [];
+    const { tools } = meetTools(writes, 2);
     const h = await startHarness({
-      tools: [...builtinTools, ...lockTools(writes, 300)],
+      tools: [...builtinTools, ...tools],
       scenario: {
         name: 'writes',
         steps: [
           {
             reply: {
               toolCalls: [
-                { name: 'slow_write', arguments: { path: 'a.txt', content: 'first' } },
-                { name: 'slow_write', arguments: { path: 'b.txt', content: 'other' } },
-                { name: 'slow_write', arguments: { path: 'a.txt', content: 'second' } },
+                { name: 'meet_write', arguments: { path: 'a.txt', content: 'first' } },
+                { name: 'meet_write', arguments: { path: 'b.txt', content: 'other' } },
+                { name: 'meet_write', arguments: { path: 'a.txt', content: 'second' } },
                 { name: 'read_file', arguments: { path: 'a.txt' } },
               ],
             },
@@ -55,14 +61,12 @@ describe('scheduling the calls of one model step', () => {
     });
     try {
       assert.equal((await (await h.start()).result()).status, 'completed');
-      const [a1, b, a2] = [
-        writes.find((w) => w.path === 'a.txt')!,
-        writes.find((w) => w.path === 'b.txt')!,
-        writes.filter((w) => w.path === 'a.txt')[1]!,
-      ];
-      assert.ok(a1.start < b.end && b.start < a1.end, 'writes to different files overlap');
-      assert.ok(a2.start >= a1.end, 'the second write of a.txt starts after the first ends');
-      assert.ok(a2.token! > a1.token!);
+      const [a1, a2] = writes.filter((w) => w.path === 'a.txt');
+      const b = writes.find((w) => w.path === 'b.txt')!;
+      assert.ok(a1 && a2 && b);
+      assert.ok(a1.met && b.met, 'the first write of a.txt and the write of b.txt ran together');
+      assert.ok(a2.entered > a1.left, 'the second write of a.txt started after the first ended');
+      assert.ok(a2.token! > a1.token!, 'with a larger fencing token');
       const results = requestMessages(h.model, 1)
         .filter((m) => m.role === 'tool')
         .map((m) => m.content);
@@ -73,16 +77,18 @@ describe('scheduling the calls of one model step', () => {
   });
 
   it('with serialWrites, runs every write one at a time', async () => {
-    const writes: WriteRecord[] = [];
+    const writes: MeetRecord[] = [];
+    // Writes that would meet if they ran together: each waits up to 1 s for a partner, and must find none.
+    const { tools, latch } = meetTools(writes, 2, 1_000);
     const h = await startHarness({
-      tools: [...builtinTools, ...lockTools(writes, 200)],
+      tools: [...builtinTools, ...tools],
       scenario: {
         name: 'serial',
         steps: [
           {
             reply: {
               toolCalls: ['a', 'b', 'c'].map((p) => ({
-                name: 'slow_write',
+                name: 'meet_write',
                 arguments: { path: `${p}.txt`, content: p },
               })),
             },
@@ -94,10 +100,15 @@ describe('scheduling the calls of one model step', () => {
     try {
       assert.equal((await (await h.start({ serialWrites: true })).result()).status, 'completed');
       assert.deepEqual(
-        writes.map((w) => w.path),
-        ['a.txt', 'b.txt', 'c.txt'],
+        writes.map((w) => [w.path, w.met]),
+        [
+          ['a.txt', false],
+          ['b.txt', false],
+          ['c.txt', false],
+        ],
       );
-      assert.ok(writes[1]!.start >= writes[0]!.end && writes[2]!.start >= writes[1]!.end);
+      assert.equal(latch.maxInside, 1, 'never two writes at once');
+      assert.ok(writes[1]!.entered > writes[0]!.left && writes[2]!.entered > writes[1]!.left);
     } finally {
       await h.close();
     }

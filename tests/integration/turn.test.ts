@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { requestMessages, startHarness, type Harness } from '../helpers/harness.js';
-import { overlaps, probeTools, type Interval } from '../helpers/probe-tools.js';
+import { probeTools, type Interval } from '../helpers/probe-tools.js';
 
 describe('a three-step job: parallel reads, a write, a final answer', () => {
   const intervals: Interval[] = [];
@@ -57,7 +57,10 @@ describe('a three-step job: parallel reads, a write, a final answer', () => {
 
   it('runs the reads of one step at the same time', () => {
     assert.equal(intervals.length, 2);
-    assert.ok(overlaps(intervals[0]!, intervals[1]!), `intervals do not overlap: ${JSON.stringify(intervals)}`);
+    assert.ok(
+      intervals[0]!.met && intervals[1]!.met,
+      `the two reads did not run together: ${JSON.stringify(intervals)}`,
+    );
   });
 
   it('sends the model the whole history, every tool result paired with its tool_call_id in order', () => {
@@ -103,6 +106,30 @@ describe('a three-step job: parallel reads, a write, a final answer', () => {
       assert.equal(t.type, 'function');
       assert.equal(t.function.parameters.type, 'object', `${t.function.name} has an object schema`);
       assert.equal(typeof t.function.parameters.properties, 'object');
+    }
+  });
+});
+
+describe('a turn started with a wrong input', () => {
+  it('fails at once, naming every wrong field, and never calls the model', async () => {
+    const h = await startHarness({ scenario: { name: 'unused', steps: [{ reply: { content: 'never' } }] } });
+    try {
+      const handle = await h.client.workflow.start('agentTurn', {
+        taskQueue: h.taskQueue,
+        workflowId: `bad-input-${Date.now()}`,
+        args: [{ task: 'x', workspace: h.workspace, maxSteps: -1, toolFormat: 'yaml' }],
+      });
+      await assert.rejects(handle.result(), (err: Error & { cause?: Error & { type?: string } }) => {
+        assert.equal(err.cause?.type, 'InvalidTurnInput');
+        assert.match(
+          err.cause!.message,
+          /Invalid turn input: maxSteps: Too small: expected number to be >=1; toolFormat: Invalid option/,
+        );
+        return true;
+      });
+      assert.equal(h.model.requests.length, 0);
+    } finally {
+      await h.close();
     }
   });
 });
