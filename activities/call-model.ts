@@ -1,8 +1,9 @@
-import { CancelledFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
 import { redactValue, type Redactor } from '../src/audit/redact.js';
-import { expandMessages, shrinkReply, type ContentStore } from '../src/content/store.js';
+import { ConversationStore } from '../src/content/conversation.js';
+import { ContentError, expandMessages, shrinkReply, type ContentStore } from '../src/content/store.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ModelRequest, ModelReply } from '../src/workflow-safe/types.js';
@@ -14,14 +15,18 @@ import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js
  * SDK's own retries are off); failures are classified for Temporal's retry policy.
  */
 export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact: Redactor, store: ContentStore) {
+  const conversations = new ConversationStore(store);
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
 
   return async function callModel(req: ModelRequest): Promise<ModelReply> {
     const started = Date.now();
     const format = req.toolFormat ?? 'native';
     const tools = format === 'native' ? registry.openAITools(req.tools) : [];
-    // History holds references for long content; the model gets the text.
-    const full = await expandMessages(store, req.messages);
+    // The conversation so far comes from the store (history holds its reference), the new messages
+    // from the request; long texts are references, and the model gets the text.
+    const append = req.append ?? req.messages ?? [];
+    const stored = await conversations.read(req.conversation).catch(unrecoverable);
+    const full = await expandMessages(store, [...stored, ...append]).catch(unrecoverable);
     const messages = format === 'native' ? full : toTextMessages(full, protocolFor(format), registry, req.tools);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     // Heartbeat while waiting, so a dead worker's call is retried within the heartbeat timeout.
@@ -52,7 +57,7 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
         ? await nativeReplyToStep(clean, req, registry)
         : await textReplyToStep(clean.content ?? '', format, req, registry);
     const usage = completion.usage;
-    return shrinkReply(store, {
+    const reply = await shrinkReply(store, {
       ...parsed,
       finishReason: choice.finish_reason ?? 'unknown',
       model: completion.model ?? req.model ?? model.model,
@@ -63,7 +68,18 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
       },
       latencyMs: Date.now() - started,
     });
+    // Requests from before the hash chain (`messages`) and closing summaries store nothing.
+    if (!req.append || req.store === false) return reply;
+    const conversation = await conversations.append(req.conversation, [...append, reply.assistantMessage], stored);
+    return { ...reply, conversation };
   };
+}
+
+/** A blob missing or corrupt in the store does not come back by retrying: fail the job, naming it. */
+function unrecoverable(err: unknown): never {
+  if (err instanceof ContentError)
+    throw ApplicationFailure.create({ message: err.message, type: 'ContentMissing', nonRetryable: true });
+  throw err;
 }
 
 /** Native tool_calls: each call's JSON arguments validated against its tool. */

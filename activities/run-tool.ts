@@ -1,6 +1,6 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Redactor } from '../src/audit/redact.js';
-import { fromHistory, toHistory, type ContentStore } from '../src/content/store.js';
+import { fromHistory, TOOL_OUTPUT_INLINE_LIMIT, toHistory, type ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
@@ -29,7 +29,7 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
         heartbeat: (d) => ctx.heartbeat(d),
       });
       const output = redact(result.output);
-      return { ...result, output: await toHistory(store, output), preview: preview(output) };
+      return { ...result, output: await toHistory(store, output, TOOL_OUTPUT_INLINE_LIMIT), preview: preview(output) };
     } catch (err) {
       // Report a cancelled tool as cancelled (not failed), so the history says what happened.
       if (ctx.cancellationSignal.aborted)

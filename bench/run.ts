@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEphemeralServer } from '../src/temporal/ephemeral-server.js';
 import { benchFanOut } from './fan-out.js';
+import { benchFloor } from './floor.js';
 import { benchLocks } from './locks.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dagent-bench-'));
@@ -13,6 +14,7 @@ const server = await startEphemeralServer(work, (l) => console.error(l));
 process.env.TEMPORAL_ADDRESS = server.address;
 const only = process.argv[2];
 try {
+  if (!only || only === 'floor') console.log(`${(await benchFloor()).text}\n`);
   if (!only || only === 'fan-out') console.log(`${await benchFanOut()}\n`);
   if (!only || only === 'locks') console.log(`${await benchLocks()}\n`);
 } finally {

@@ -4,9 +4,9 @@ import {
   applyResults,
   beginStep,
   continuedInput,
-  initialState,
   nextMove,
   noteToolsUsed,
+  startState,
 } from '../src/workflow-safe/turn/transitions.js';
 import { isRunnable, type TurnInput, type TurnResult } from '../src/workflow-safe/types.js';
 import { runCalls } from './run-calls.js';
@@ -15,7 +15,7 @@ import { refuseBadInput, TurnIO } from './turn-io.js';
 /** One agent turn: model → tool calls → results → model, until a final answer or a stop condition. */
 export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   refuseBadInput(input);
-  let s = input.resume ?? initialState(input, Date.now());
+  let s = startState(input, Date.now());
   const io = new TurnIO(input, s);
   let stepsThisRun = 0;
   try {
@@ -34,7 +34,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       s = beginStep(s);
       stepsThisRun++;
       io.event({ kind: 'model_start', at: Date.now(), step: s.step });
-      const reply = await io.ask(s, s.messages, input.tools);
+      const reply = await io.ask(s, { append: s.pending, tools: input.tools });
       const replied = applyReply(s, reply);
       s = replied.state;
       io.event({

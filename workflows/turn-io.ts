@@ -104,13 +104,21 @@ export class TurnIO {
     };
   }
 
-  /** One model call. A failure past its retries fails the job with the step and the reason. */
-  async ask(s: TurnState, messages: ChatMessage[], tools: string[] | undefined): Promise<ModelReply> {
+  /**
+   * One model call: the stored conversation's reference plus what is new. A failure past its
+   * retries fails the job with the step and the reason.
+   */
+  async ask(
+    s: TurnState,
+    o: { append: ChatMessage[]; tools: string[] | undefined; store?: false },
+  ): Promise<ModelReply> {
     const { input } = this;
     try {
       return await callModel({
-        messages,
-        ...(tools ? { tools } : {}),
+        conversation: s.conversation,
+        append: o.append,
+        ...(o.store === false ? { store: false } : {}),
+        ...(o.tools ? { tools: o.tools } : {}),
         step: s.step,
         workspace: input.workspace,
         ...(input.model ? { model: input.model } : {}),
@@ -146,8 +154,8 @@ export class TurnIO {
   async stopEarly(s: TurnState, stop: Stop): Promise<TurnResult> {
     let answer: string | null = null;
     if (stop.summarize) {
-      const ask = [...s.messages, { role: 'user' as const, content: SUMMARY_REQUEST(stop.reason) }];
-      const reply = await this.ask(s, ask, []).catch(() => null);
+      const ask = [...s.pending, { role: 'user' as const, content: SUMMARY_REQUEST(stop.reason) }];
+      const reply = await this.ask(s, { append: ask, tools: [], store: false }).catch(() => null);
       if (reply) [s, answer] = [countUsage(s, reply), reply.assistantMessage.content ?? null];
     }
     return this.finish(s, { status: stop.status, answer, reason: stop.reason });

@@ -225,7 +225,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
         step: req.step,
         model: step?.model ?? req.model ?? null,
         format: req.toolFormat ?? 'native',
-        messagesSent: req.messages.length,
+        messagesSent: (req.conversation?.count ?? 0) + (req.append ?? req.messages ?? []).length,
         startedAt: iso(run.startedMs),
         endedAt: iso(run.endedMs),
         durationMs:
@@ -368,7 +368,8 @@ export function historiesToRecords(jobId: string, histories: History[]): AuditRe
 
 /** Replaces content-store references (long outputs, arguments, replies) with the stored text, where the store has it. */
 export async function resolveContent(records: AuditRecord[], store: ContentStore): Promise<AuditRecord[]> {
-  const expand = async (v: string | null) => (v !== null && isReference(v) ? fromHistory(store, v).catch(() => v) : v);
+  // A missing or altered blob is an error naming its hash, never a silent gap in the audit.
+  const expand = async (v: string | null) => (v !== null && isReference(v) ? fromHistory(store, v) : v);
   return Promise.all(
     records.map(async (r): Promise<AuditRecord> => {
       if (r.type === 'model_call') return { ...r, content: await expand(r.content) };

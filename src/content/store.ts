@@ -24,28 +24,44 @@ export class ContentStore {
     return `sha256:${hash}`;
   }
 
+  /** The text stored under `ref`, checked against its hash: a missing or altered blob is an error naming it. */
   async get(ref: string): Promise<string> {
     const m = /^sha256:([0-9a-f]{64})$/.exec(ref);
     if (!m) throw new Error(`Not a content reference: ${ref}`);
+    let text: string;
     try {
-      return await readFile(path.join(this.dir, m[1]!.slice(0, 2), m[1]!), 'utf8');
+      text = await readFile(path.join(this.dir, m[1]!.slice(0, 2), m[1]!), 'utf8');
     } catch (err) {
-      throw new Error(
+      throw new ContentError(
         `Content ${ref} is missing from ${this.dir} (${(err as NodeJS.ErrnoException).code}); workers and the CLI must share DAGENT_CONTENT_DIR.`,
         { cause: err },
       );
     }
+    if (createHash('sha256').update(text).digest('hex') !== m[1]) {
+      throw new ContentError(`Content ${ref} in ${this.dir} is corrupt: its text no longer matches its hash.`);
+    }
+    return text;
   }
+}
+
+/** A blob that is missing or no longer matches its hash: retrying will not bring it back. */
+export class ContentError extends Error {
+  override name = 'ContentError';
 }
 
 /** Text at least this long goes to the store; history keeps a reference. */
 export const INLINE_LIMIT = 4 * 1024;
+/**
+ * Tool outputs move to the store from this length: each one appears twice in history otherwise
+ * (the tool's result, and the next model call's input).
+ */
+export const TOOL_OUTPUT_INLINE_LIMIT = 1024;
 
 const MARKER = /^\[\[dagent-content (sha256:[0-9a-f]{64}) (\d+) chars\]\]/;
 
 /** The text to keep in history: the text itself when short, else a reference to the stored text. */
-export async function toHistory(store: ContentStore, text: string): Promise<string> {
-  if (text.length < INLINE_LIMIT) return text;
+export async function toHistory(store: ContentStore, text: string, limit = INLINE_LIMIT): Promise<string> {
+  if (text.length < limit) return text;
   return `[[dagent-content ${await store.put(text)} ${text.length} chars]]`;
 }
 

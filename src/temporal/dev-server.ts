@@ -15,7 +15,23 @@ export interface DevServerOptions {
   /** Keep running after this process exits. */
   detached?: boolean;
   namespace?: string;
+  /** Lift the single-shard limits (see TUNED_DYNAMIC_CONFIG). Default true. */
+  tuned?: boolean;
 }
+
+/**
+ * The dev server runs one history shard, and each of a shard's task queues hands out at most 20
+ * tasks a second by default: every activity, signal and timer then waits up to 50 ms. A production
+ * cluster spreads that over many shards; one machine needs the limit lifted. Eager activity
+ * execution lets a worker start an activity in the reply to the workflow task that scheduled it.
+ */
+export const TUNED_DYNAMIC_CONFIG: Record<string, string> = {
+  'history.transferProcessorMaxPollRPS': '1000',
+  'history.timerProcessorMaxPollRPS': '1000',
+  'history.visibilityProcessorMaxPollRPS': '1000',
+  'history.outboundProcessorMaxPollRPS': '1000',
+  'system.enableActivityEagerExecution': 'true',
+};
 
 export function devServerArgs(o: DevServerOptions): string[] {
   return [
@@ -31,6 +47,9 @@ export function devServerArgs(o: DevServerOptions): string[] {
     '--log-level',
     'warn',
     ...devServerSearchAttributeArgs(),
+    ...(o.tuned === false
+      ? []
+      : Object.entries(TUNED_DYNAMIC_CONFIG).flatMap(([k, v]) => ['--dynamic-config-value', `${k}=${v}`])),
   ];
 }
 

@@ -18,13 +18,14 @@ export function freePort(): Promise<number> {
 export async function startEphemeralServer(
   logDir: string,
   log: (l: string) => void,
+  o: { tuned?: boolean } = {},
 ): Promise<{ address: string; logFile: string; stop(): Promise<void> }> {
   const cliPath = await locateTemporalCli(log);
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
-  const logFile = path.join(logDir, 'server.log');
+  const logFile = path.join(logDir, `server-${port}.log`);
   log(`Temporal dev server ${cliPath} on ${address}…`);
-  const server = spawnDevServer({ cliPath, port, logFile });
+  const server = spawnDevServer({ cliPath, port, logFile, ...(o.tuned === false ? { tuned: false } : {}) });
   const stop = async () => {
     if (server.exitCode !== null) return;
     server.kill('SIGTERM');

@@ -24,6 +24,14 @@ export type ChatMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: AssistantToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
+/** A conversation kept in the content store as a hash chain (see src/content/conversation.ts). */
+export interface ConversationRef {
+  /** The reference of the newest node; null for an empty conversation. */
+  head: string | null;
+  /** How many messages the conversation holds. */
+  count: number;
+}
+
 /** What every call the model asked for carries, whether it will run or not. */
 interface CallBase {
   /** The call's id in the conversation (the provider's, or one the turn made for a text protocol). */
@@ -81,10 +89,19 @@ export interface ModelReply {
   model: string;
   usage: Usage;
   latencyMs: number;
+  /** The conversation with this request's new messages and this reply, when they were stored. */
+  conversation?: ConversationRef;
 }
 
 export interface ModelRequest {
-  messages: ChatMessage[];
+  /** The conversation so far, kept in the content store; null or absent when nothing is stored yet. */
+  conversation?: ConversationRef | null;
+  /** The messages after the stored conversation: what is new since the last model call. */
+  append?: ChatMessage[];
+  /** The whole conversation, as requests made before the hash chain carried it (read, never written). */
+  messages?: ChatMessage[];
+  /** Store `append` and the reply as the conversation's next node. Default true; false for a closing summary. */
+  store?: boolean;
   /** 1-based step of the turn (names text-protocol calls). */
   step: number;
   toolFormat?: ToolFormat;
@@ -141,7 +158,7 @@ export interface TurnInput {
   /** Continue-as-new after this many steps in one run (Temporal's own suggestion applies too). */
   continueAsNewAfterSteps?: number;
   /** Where a continued turn picks up (set by the turn itself when it continues-as-new). */
-  resume?: TurnState;
+  resume?: TurnState | LegacyTurnState;
   /** Run every write strictly one at a time within the turn. Default false. */
   serialWrites?: boolean;
   /** Take cross-agent locks for writes. Default true; false only for tests that show why they matter. */
@@ -154,9 +171,12 @@ export interface TurnInput {
  * turn/transitions.ts move it on, and continue-as-new carries it into the next run.
  */
 export interface TurnState {
-  messages: ChatMessage[];
-  /** Index in `messages` of this turn's task (what came before is a session's history). */
-  firstNew: number;
+  /** The conversation stored so far (the model activity stores it; history holds its reference). */
+  conversation: ConversationRef | null;
+  /** Messages not stored yet: the next model call sends and stores them. */
+  pending: ChatMessage[];
+  /** With `returnMessages`: the messages this turn added, from its task on (a session keeps them). */
+  kept?: ChatMessage[];
   step: number;
   usage: Usage;
   startedAt: number;
@@ -166,6 +186,13 @@ export interface TurnState {
   streaks: Array<[string, number]>;
   /** Progress events shown by earlier runs (the query counts on from there). */
   events: number;
+}
+
+/** The state as runs before the hash chain carried it: the whole conversation inline. */
+export interface LegacyTurnState extends Omit<TurnState, 'conversation' | 'pending' | 'kept'> {
+  messages: ChatMessage[];
+  /** Index in `messages` of this turn's task. */
+  firstNew: number;
 }
 
 export interface TurnResult {

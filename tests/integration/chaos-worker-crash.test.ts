@@ -223,7 +223,7 @@ describe('chaos: a worker killed with SIGKILL again and again', () => {
       assert.deepEqual(hitAttempts, [1], 'no retry of the interrupted non-idempotent call');
       const toldModel = hitEvents
         .map((e) => decode<ModelRequest>(e.activityTaskScheduledEventAttributes?.input))
-        .flatMap((req) => req?.messages ?? [])
+        .flatMap((req) => req?.append ?? req?.messages ?? [])
         .find((m) => m.role === 'tool' && m.tool_call_id === hit.callId);
       assert.match(
         String(toldModel?.content),

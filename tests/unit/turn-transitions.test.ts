@@ -9,6 +9,7 @@ import {
   initialState,
   nextMove,
   noteToolsUsed,
+  startState,
   turnResult,
 } from '../../src/workflow-safe/turn/transitions.js';
 import type { ModelReply, PlannedCall, RunnableCall, ToolResult, TurnInput } from '../../src/workflow-safe/types.js';
@@ -60,13 +61,46 @@ const result = (callId: string, output: string, isError = false): ToolResult => 
 });
 
 describe('the turn as a state machine (no server)', () => {
-  it('starts with the system prompt, the history and the task; the task is the first new message', () => {
+  it('starts with the system prompt, the history and the task, all pending (nothing stored yet)', () => {
     const s = initialState({ ...input, systemPrompt: 'sys', history: [{ role: 'user', content: 'earlier' }] }, 42);
     assert.deepEqual(
-      s.messages.map((m) => m.content),
+      s.pending.map((m) => m.content),
       ['sys', 'earlier', 'do it'],
     );
-    assert.deepEqual([s.firstNew, s.step, s.startedAt, s.usage.totalTokens], [2, 0, 42, 0]);
+    assert.deepEqual([s.conversation, s.kept, s.step, s.startedAt, s.usage.totalTokens], [null, undefined, 0, 42, 0]);
+    assert.deepEqual(initialState({ ...input, returnMessages: true }, 0).kept, [{ role: 'user', content: 'do it' }]);
+  });
+
+  it('a run continued by code from before the hash chain starts with its whole conversation pending', () => {
+    const messages = [
+      { role: 'system' as const, content: 's' },
+      { role: 'user' as const, content: 'old' },
+      { role: 'user' as const, content: 'task' },
+    ];
+    const legacy = {
+      messages,
+      firstNew: 2,
+      step: 4,
+      usage: usage(9),
+      startedAt: 1,
+      toolsUsed: [],
+      written: [],
+      streaks: [],
+      events: 7,
+    };
+    const s = startState({ ...input, returnMessages: true, resume: legacy }, 99);
+    assert.deepEqual([s.conversation, s.pending, s.kept, s.step, s.events], [null, messages, [messages[2]], 4, 7]);
+    const fresh = initialState(input, 5);
+    assert.equal(startState({ ...input, resume: fresh }, 99), fresh);
+  });
+
+  it('a stored reply empties what was pending; a reply recorded before the hash chain keeps it pending', () => {
+    const s = beginStep(initialState(input, 0));
+    const head = { head: 'sha256:' + 'a'.repeat(64), count: 3 };
+    const stored = applyReply(s, { ...reply([], 'ok'), conversation: head });
+    assert.deepEqual([stored.state.conversation, stored.state.pending], [head, []]);
+    const legacy = applyReply(s, reply([], 'ok'));
+    assert.deepEqual([legacy.state.conversation, legacy.state.pending.length], [null, s.pending.length + 1]);
   });
 
   it('next move: the step limit first, then budgets, then continue-as-new (never before a step of this run), else a model call', () => {
@@ -104,9 +138,9 @@ describe('the turn as a state machine (no server)', () => {
     assert.equal(done.state.usage.totalTokens, 10);
     const more = applyReply(s, reply([call('a', 'read_file')]));
     assert.equal(more.next.kind, 'run_calls');
-    assert.deepEqual(more.state.messages.at(-1), reply([call('a', 'read_file')]).assistantMessage);
-    assert.equal(s.messages.length + 1, more.state.messages.length);
-    assert.equal(s.messages.length, initialState(input, 0).messages.length, 'the old state is untouched');
+    assert.deepEqual(more.state.pending.at(-1), reply([call('a', 'read_file')]).assistantMessage);
+    assert.equal(s.pending.length + 1, more.state.pending.length);
+    assert.equal(s.pending.length, initialState(input, 0).pending.length, 'the old state is untouched');
   });
 
   it("tools used grow only by calls that will run; results come back in the model's order, rejections as errors", () => {
@@ -127,7 +161,7 @@ describe('the turn as a state machine (no server)', () => {
       ['w', result('w', 'ok')],
     ]);
     const after = applyResults(used.state, input, calls, results);
-    assert.deepEqual(after.state.messages.slice(-4), [
+    assert.deepEqual(after.state.pending.slice(-4), [
       { role: 'tool', tool_call_id: 'w', content: 'ok' },
       { role: 'tool', tool_call_id: 'x', content: "Error: Unknown tool 'nope'." },
       { role: 'tool', tool_call_id: 'r', content: 'B' },
@@ -157,12 +191,10 @@ describe('the turn as a state machine (no server)', () => {
   });
 
   it('the result carries the added messages when asked, well-formed even when stopped', () => {
-    const s = applyReply(
-      beginStep(initialState({ ...input, history: [{ role: 'user', content: 'old' }] }, 0)),
-      reply([], 'fine'),
-    ).state;
+    const asked = { ...input, history: [{ role: 'user' as const, content: 'old' }], returnMessages: true };
+    const s = applyReply(beginStep(initialState(asked, 0)), reply([], 'fine')).state;
     assert.equal(turnResult(s, input, { status: 'completed', answer: 'fine' }).messages, undefined);
-    const kept = turnResult(s, { ...input, returnMessages: true }, { status: 'completed', answer: 'fine' });
+    const kept = turnResult(s, asked, { status: 'completed', answer: 'fine' });
     assert.deepEqual(
       kept.messages?.map((m) => m.role),
       ['user', 'assistant'],

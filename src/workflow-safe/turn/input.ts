@@ -26,6 +26,16 @@ const message = z.union([
 ]);
 const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
 
+const stateCommon = {
+  step: z.number().int().min(0),
+  usage,
+  startedAt: z.number(),
+  toolsUsed: z.array(z.string()),
+  written: z.array(z.string()),
+  streaks: z.array(z.tuple([z.string(), z.number()])),
+  events: z.number().int().min(0),
+};
+
 export const turnInputSchema = z.strictObject({
   task: z.string().trim().min(1, 'give the task to do'),
   workspace: z.string().min(1, 'give the workspace folder'),
@@ -44,17 +54,16 @@ export const turnInputSchema = z.strictObject({
   returnMessages: z.boolean().optional(),
   continueAsNewAfterSteps: count.optional(),
   resume: z
-    .object({
-      messages: z.array(message),
-      firstNew: z.number().int().min(0),
-      step: z.number().int().min(0),
-      usage,
-      startedAt: z.number(),
-      toolsUsed: z.array(z.string()),
-      written: z.array(z.string()),
-      streaks: z.array(z.tuple([z.string(), z.number()])),
-      events: z.number().int().min(0),
-    })
+    .union([
+      z.object({
+        conversation: z.object({ head: z.string().nullable(), count: z.number().int().min(0) }).nullable(),
+        pending: z.array(message),
+        kept: z.array(message).optional(),
+        ...stateCommon,
+      }),
+      // The state as runs from before the hash chain carried it.
+      z.object({ messages: z.array(message), firstNew: z.number().int().min(0), ...stateCommon }),
+    ])
     .optional(),
   serialWrites: z.boolean().optional(),
   locks: z.boolean().optional(),

@@ -2,6 +2,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../prompt.js';
 import {
   isRejected,
   isRunnable,
+  type ChatMessage,
   type ModelReply,
   type PlannedCall,
   type ToolResult,
@@ -16,14 +17,11 @@ import { budgetStop, DEFAULT_NO_PROGRESS_REPEATS, maxStepsStop, nextStreaks, typ
 // (workflows/agent-turn.ts) only drives them: it runs the activities and timers they call for.
 
 export function initialState(input: TurnInput, now: number): TurnState {
-  const messages: TurnState['messages'] = [
-    { role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
-    ...(input.history ?? []),
-    { role: 'user', content: input.task },
-  ];
+  const task: ChatMessage = { role: 'user', content: input.task };
   return {
-    messages,
-    firstNew: messages.length - 1,
+    conversation: null,
+    pending: [{ role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT }, ...(input.history ?? []), task],
+    ...(input.returnMessages ? { kept: [task] } : {}),
     step: 0,
     usage: zeroUsage(),
     startedAt: now,
@@ -31,6 +29,21 @@ export function initialState(input: TurnInput, now: number): TurnState {
     written: [],
     streaks: [],
     events: 0,
+  };
+}
+
+/** Where a turn starts: its first state, or the one a continued run carries (in either form). */
+export function startState(input: TurnInput, now: number): TurnState {
+  const r = input.resume;
+  if (!r) return initialState(input, now);
+  if (!('messages' in r)) return r;
+  // A run continued by code from before the hash chain: nothing stored yet, the next model call stores it all.
+  const { messages, firstNew, ...rest } = r;
+  return {
+    ...rest,
+    conversation: null,
+    pending: messages,
+    ...(input.returnMessages ? { kept: messages.slice(firstNew) } : {}),
   };
 }
 
@@ -65,9 +78,18 @@ export const countUsage = (s: TurnState, reply: Pick<ModelReply, 'usage'>): Turn
 /** What a model reply leads to: the answer, or calls to run. */
 export type AfterReply = { kind: 'final'; answer: string } | { kind: 'run_calls'; calls: PlannedCall[] };
 
-/** The model replied: its message joins the conversation (with its tool calls: the model must see what it asked for). */
+/**
+ * The model replied: its message joins the conversation (with its tool calls: the model must see
+ * what it asked for). The activity stored what was pending and the reply; a reply recorded before
+ * the hash chain stored nothing, and the messages stay pending.
+ */
 export function applyReply(s: TurnState, reply: ModelReply): { state: TurnState; next: AfterReply } {
-  const state = { ...countUsage(s, reply), messages: [...s.messages, reply.assistantMessage] };
+  const msg = reply.assistantMessage;
+  const state: TurnState = {
+    ...countUsage(s, reply),
+    ...(reply.conversation ? { conversation: reply.conversation, pending: [] } : { pending: [...s.pending, msg] }),
+    ...(s.kept ? { kept: [...s.kept, msg] } : {}),
+  };
   return {
     state,
     next:
@@ -113,11 +135,14 @@ export function applyResults(
     content: isRejected(c) ? `Error: ${c.rejected}` : resultOf(c.id).output,
   }));
   const { streaks, stop } = nextStreaks(s.streaks, calls, input.noProgressRepeats ?? DEFAULT_NO_PROGRESS_REPEATS);
-  return {
-    state: { ...s, written, streaks, messages: [...s.messages, ...toolMessages] },
-    wroteChanged: written.length !== s.written.length,
-    stop,
+  const state: TurnState = {
+    ...s,
+    written,
+    streaks,
+    pending: [...s.pending, ...toolMessages],
+    ...(s.kept ? { kept: [...s.kept, ...toolMessages] } : {}),
   };
+  return { state, wroteChanged: written.length !== s.written.length, stop };
 }
 
 /** The turn's result; with `returnMessages`, the messages it added (always a well-formed conversation). */
@@ -134,7 +159,7 @@ export function turnResult(
     ...(end.reason ? { reason: end.reason } : {}),
   };
   if (!input.returnMessages) return r;
-  const added = s.messages.slice(s.firstNew);
+  const added = [...(s.kept ?? [])];
   if (end.status !== 'completed')
     added.push({ role: 'assistant', content: end.answer ?? `(stopped: ${end.reason ?? end.status})` });
   return { ...r, messages: added };
