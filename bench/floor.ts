@@ -19,7 +19,12 @@ export interface Floor {
 /** Median cost of one empty activity round trip and of one signal hop between two workflows. */
 async function measure(address: string, code: string): Promise<Floor> {
   const connection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ connection, taskQueue: 'floor', workflowBundle: { code }, activities: { noop: async () => {} } });
+  const worker = await Worker.create({
+    connection,
+    taskQueue: 'floor',
+    workflowBundle: { code },
+    activities: { noop: async () => {} },
+  });
   const running = worker.run();
   const client = new Client({ connection: await Connection.connect({ address }) });
   const acts: number[] = [];
@@ -27,12 +32,20 @@ async function measure(address: string, code: string): Promise<Floor> {
   try {
     for (let r = 0; r < REPEATS; r++) {
       let t = Date.now();
-      await client.workflow.execute('activityLoop', { taskQueue: 'floor', workflowId: `loop-${r}`, args: [ACTIVITIES] });
+      await client.workflow.execute('activityLoop', {
+        taskQueue: 'floor',
+        workflowId: `loop-${r}`,
+        args: [ACTIVITIES],
+      });
       acts.push((Date.now() - t) / ACTIVITIES);
       t = Date.now();
       const a = `ping-${r}`;
       const b = `pong-${r}`;
-      const pong = await client.workflow.start('pingPong', { taskQueue: 'floor', workflowId: b, args: [a, ROUNDS, false] });
+      const pong = await client.workflow.start('pingPong', {
+        taskQueue: 'floor',
+        workflowId: b,
+        args: [a, ROUNDS, false],
+      });
       await client.workflow.execute('pingPong', { taskQueue: 'floor', workflowId: a, args: [b, ROUNDS, true] });
       await pong.result();
       hops.push((Date.now() - t) / (2 * ROUNDS));
