@@ -12,7 +12,25 @@ import { isRejected, type ChatMessage, type ModelReply } from '../workflow-safe/
  * share that folder.
  */
 export class ContentStore {
-  constructor(readonly dir: string = contentDir()) {}
+  /** Blobs read or written lately, already verified (they never change: the name is the hash). */
+  readonly #cache = new Map<string, string>();
+  #cachedChars = 0;
+
+  constructor(
+    readonly dir: string = contentDir(),
+    private readonly cacheChars = 32 * 1024 * 1024,
+  ) {}
+
+  #remember(ref: string, text: string): void {
+    if (text.length > this.cacheChars / 8 || this.#cache.has(ref)) return;
+    this.#cache.set(ref, text);
+    this.#cachedChars += text.length;
+    for (const [k, v] of this.#cache) {
+      if (this.#cachedChars <= this.cacheChars) break;
+      this.#cache.delete(k);
+      this.#cachedChars -= v.length;
+    }
+  }
 
   async put(text: string): Promise<string> {
     const hash = createHash('sha256').update(text).digest('hex');
@@ -21,6 +39,7 @@ export class ContentStore {
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, text);
     await rename(tmp, file); // atomic: a reader never sees half a blob
+    this.#remember(`sha256:${hash}`, text);
     return `sha256:${hash}`;
   }
 
@@ -28,6 +47,8 @@ export class ContentStore {
   async get(ref: string): Promise<string> {
     const m = /^sha256:([0-9a-f]{64})$/.exec(ref);
     if (!m) throw new Error(`Not a content reference: ${ref}`);
+    const cached = this.#cache.get(ref);
+    if (cached !== undefined) return cached;
     let text: string;
     try {
       text = await readFile(path.join(this.dir, m[1]!.slice(0, 2), m[1]!), 'utf8');
@@ -40,6 +61,7 @@ export class ContentStore {
     if (createHash('sha256').update(text).digest('hex') !== m[1]) {
       throw new ContentError(`Content ${ref} in ${this.dir} is corrupt: its text no longer matches its hash.`);
     }
+    this.#remember(ref, text);
     return text;
   }
 }
