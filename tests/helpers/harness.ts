@@ -10,6 +10,7 @@ import { builtinTools } from '../../src/tools/builtins/index.js';
 import type { ToolDefinition } from '../../src/tools/define-tool.js';
 import type { TurnInput } from '../../src/workflow-safe/types.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
+import { ContentStore } from '../../src/content/store.js';
 import { installRuntime } from '../../src/worker/runtime.js';
 
 export function temporalAddress(): string {
@@ -43,6 +44,8 @@ export async function startHarness(o: {
   handler?: ScriptHandler;
   tools?: ToolDefinition<any>[];
   modelTimeoutMs?: number;
+  /** A content store folder of its own (each worker gets a fresh store on it: a cold cache). */
+  contentDir?: string;
 }): Promise<Harness> {
   const address = temporalAddress();
   installRuntime('ERROR');
@@ -63,6 +66,7 @@ export async function startHarness(o: {
         timeoutMs: o.modelTimeoutMs ?? 10_000,
       },
       tools: o.tools ?? builtinTools,
+      ...(o.contentDir ? { store: new ContentStore(o.contentDir) } : {}),
     });
     return { worker: w, running: w.run() };
   };

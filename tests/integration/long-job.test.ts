@@ -3,12 +3,10 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import proto from '@temporalio/proto';
-import { z } from 'zod';
 import { fetchJobRuns, readAudit } from '../../src/client/audit.js';
-import { contentDir } from '../../src/config.js';
 import { parseScenario } from '../../src/scripted-model/scenario.js';
-import { builtinTools } from '../../src/tools/builtins/index.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { decideUpdate, pendingApprovalsQuery } from '../../src/workflow-safe/messages.js';
+import type { PendingApproval } from '../../src/workflow-safe/types.js';
 import { dagent } from '../helpers/cli.js';
 import { startHarness, tempDir } from '../helpers/harness.js';
 
@@ -76,36 +74,39 @@ describe('a long job keeps a small history: the conversation lives in the conten
   });
 
   it('a blob deleted from the store: the next model call and the audit fail, naming its hash', async () => {
-    // A tool that empties the content store, as a lost disk would.
-    const forget = defineTool({
-      name: 'forget',
-      description: 'Delete every blob of the content store (test tool).',
-      input: z.object({}),
-      effect: 'write',
-      execute: () => {
-        for (const d of readdirSync(contentDir())) rmSync(path.join(contentDir(), d), { recursive: true, force: true });
-        return 'forgot';
-      },
-    });
+    const store = tempDir('dagent-store-');
     const h = await startHarness({
-      tools: [...builtinTools, forget],
+      contentDir: store,
       handler: ({ step }) =>
         step === 0
           ? { reply: { toolCalls: [{ name: 'read_file', arguments: { path: 'data.txt' } }] } }
           : step === 1
-            ? { reply: { toolCalls: [{ name: 'forget', arguments: {} }] } }
+            ? { reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'x' } }] } }
             : { reply: { content: 'never' } },
     });
     writeFileSync(path.join(h.workspace, 'data.txt'), DATA);
     try {
-      const handle = await h.start();
+      const handle = await h.start({ requireApproval: ['write_file'] });
+      // While the write waits for approval, the store is lost (as a disk would be) and the worker restarts (a cold cache).
+      let pending: Awaited<ReturnType<typeof handle.query<PendingApproval[]>>> = [];
+      for (let i = 0; i < 200 && !pending.length; i++) {
+        pending = await handle.query(pendingApprovalsQuery).catch(() => []);
+        if (!pending.length) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(pending.length, 1);
+      for (const d of readdirSync(store)) rmSync(path.join(store, d), { recursive: true, force: true });
+      await h.restartWorker();
+      const [p] = pending;
+      await handle.executeUpdate(decideUpdate, {
+        args: [{ callId: p!.callId, approve: true, by: 'test', argsHash: p!.argsHash }],
+      });
       await assert.rejects(handle.result(), (err: Error & { cause?: Error & { type?: string } }) => {
         assert.equal(err.cause?.type, 'ContentMissing');
         assert.match(err.cause!.message, /Model call failed at step 3: Content sha256:[0-9a-f]{64} is missing from/);
         return true;
       });
       assert.equal(h.model.requests.length, 2, 'no model request was sent without the conversation');
-      const audit = await dagent(['audit', handle.workflowId]);
+      const audit = await dagent(['audit', handle.workflowId], { DAGENT_CONTENT_DIR: store });
       assert.equal(audit.code, 1);
       assert.match(audit.stderr, /Content sha256:[0-9a-f]{64} is missing from/);
     } finally {
