@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolInputError } from './define-tool.js';
 
@@ -19,8 +19,13 @@ export async function resolveInWorkspace(workspace: string, p: string): Promise<
   return real;
 }
 
-/** The real path of `p` (absolute), following symlinks of every part that exists. */
-export async function realpathAllowMissing(p: string): Promise<string> {
+/**
+ * The real path of `p` (absolute), following symlinks of every part that exists. A dangling
+ * symbolic link counts as the path it points to, not as a missing name: writing through it would
+ * create its target.
+ */
+export async function realpathAllowMissing(p: string, hops = 0): Promise<string> {
+  if (hops > 40) throw new ToolInputError(`Path '${p}' goes through too many symbolic links.`);
   const missing: string[] = [];
   let existing = path.resolve(p);
   for (;;) {
@@ -29,6 +34,11 @@ export async function realpathAllowMissing(p: string): Promise<string> {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const st = await lstat(existing).catch(() => null);
+      if (st?.isSymbolicLink()) {
+        const target = path.resolve(path.dirname(existing), await readlink(existing));
+        return realpathAllowMissing(path.join(target, ...missing), hops + 1);
+      }
       missing.unshift(path.basename(existing));
       existing = path.dirname(existing);
     }

@@ -1,6 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, ToolInputError } from '../define-tool.js';
+import { readRegularFile, writeRegularFile } from '../safe-fs.js';
 import { fileResource, resolveInWorkspace } from '../workspace.js';
 
 export const editFileTool = defineTool({
@@ -15,17 +15,17 @@ export const editFileTool = defineTool({
   resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
   execute: async ({ path, old_text, new_text }, ctx) => {
     const real = await resolveInWorkspace(ctx.workspace, path);
-    const text = await readFile(real, 'utf8');
+    const text = await readRegularFile(real, path);
     const count = text.split(old_text).length - 1;
     if (count !== 1) {
       throw new ToolInputError(
         `old_text occurs ${count} times in ${path}; it must occur exactly once. Include more surrounding text.`,
       );
     }
-    await writeFile(
+    await writeRegularFile(
       real,
+      path,
       text.replace(old_text, () => new_text),
-      'utf8',
     );
     return `Edited ${path}.`;
   },

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { readRegularFile } from '../safe-fs.js';
 import { fileResource, resolveInWorkspace } from '../workspace.js';
 
 export const readFileTool = defineTool({
@@ -9,5 +9,5 @@ export const readFileTool = defineTool({
   input: z.object({ path: z.string().min(1).describe('Path relative to the workspace') }),
   effect: 'read',
   resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
-  execute: async ({ path }, ctx) => readFile(await resolveInWorkspace(ctx.workspace, path), 'utf8'),
+  execute: async ({ path }, ctx) => readRegularFile(await resolveInWorkspace(ctx.workspace, path), path),
 });

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { writeRegularFile } from '../safe-fs.js';
 import { fileResource, resolveInWorkspace } from '../workspace.js';
 
 export const writeFileTool = defineTool({
@@ -17,7 +18,7 @@ export const writeFileTool = defineTool({
   execute: async ({ path, content }, ctx) => {
     const real = await resolveInWorkspace(ctx.workspace, path);
     await mkdir(dirname(real), { recursive: true });
-    await writeFile(real, content, 'utf8');
+    await writeRegularFile(real, path, content);
     return `Wrote ${Buffer.byteLength(content)} bytes to ${path}.`;
   },
 });
