@@ -99,10 +99,13 @@ async function nativeReplyToStep(
         ]
       : [],
   );
+  // Our own id per call (step and position) keys results, approvals, locks and the audit; the
+  // provider's id, which a provider may repeat or leave empty, only answers the provider.
   const calls = await Promise.all(
-    toolCalls.map((tc) =>
+    toolCalls.map((tc, i) =>
       registry.prepareCall({
-        id: tc.id,
+        id: `s${req.step}c${i + 1}`,
+        providerId: typeof tc.id === 'string' ? tc.id : '',
         name: tc.function.name,
         rawArguments: tc.function.arguments,
         workspace: req.workspace,

@@ -53,8 +53,11 @@ export class Approvals {
       requestedAt: now,
       timeoutAt: now + timeoutMs,
     });
+    // Only a decision for these exact arguments counts, and it is used once: a later call can never
+    // run on an earlier approval, whatever id it has.
+    const forThis = () => this.#decided.get(call.id)?.argsHash === call.argsHash;
     try {
-      const decided = await condition(() => this.#decided.has(call.id), timeoutMs);
+      const decided = await condition(forThis, timeoutMs);
       if (!decided) {
         return {
           callId: call.id,
@@ -67,6 +70,7 @@ export class Approvals {
       return this.#decided.get(call.id)!;
     } finally {
       this.#pending.delete(call.id);
+      this.#decided.delete(call.id);
     }
   }
 }

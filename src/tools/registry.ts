@@ -21,6 +21,8 @@ export function formatZodIssues(error: z.ZodError): string {
 
 export interface CallToPrepare {
   id: string;
+  /** The provider's id of a native call (answers the provider; may repeat or be empty). */
+  providerId?: string;
   name: string;
   rawArguments: string;
   workspace: string;
@@ -86,6 +88,7 @@ export class ToolRegistry {
     const { id, name, rawArguments, workspace, only } = c;
     const base = {
       id,
+      ...(c.providerId !== undefined ? { providerId: c.providerId } : {}),
       name,
       rawArguments,
       format: c.format ?? 'native',

@@ -34,8 +34,10 @@ export interface ConversationRef {
 
 /** What every call the model asked for carries, whether it will run or not. */
 interface CallBase {
-  /** The call's id in the conversation (the provider's, or one the turn made for a text protocol). */
+  /** The call's id within its job, unique (step and position): it keys results, approvals, locks and the audit. */
   id: string;
+  /** The provider's id of a native call: the tool message answers it. Absent for text protocols (and calls recorded before v0.2, whose `id` was the provider's). */
+  providerId?: string;
   name: string;
   /** The argument text exactly as the model sent it. */
   rawArguments: string;

@@ -34,7 +34,7 @@ describe('job control', () => {
       const r = await dagent(['cancel', handle.workflowId, '--json']);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(JSON.parse(r.stdout), { jobId: handle.workflowId, status: 'cancelled' });
-      assert.deepEqual(aborted, ['call_1_1'], 'the running tool saw the cancellation');
+      assert.deepEqual(aborted, ['s1c1'], 'the running tool saw the cancellation');
       assert.ok(Date.now() - t0 < 60_000);
       const state = await until('the lock to be released', async () => {
         const s = await lock.query(lockStateQuery);

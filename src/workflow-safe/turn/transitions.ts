@@ -131,7 +131,7 @@ export function applyResults(
   const written = union(s.written, wrote);
   const toolMessages = calls.map((c) => ({
     role: 'tool' as const,
-    tool_call_id: c.id,
+    tool_call_id: c.providerId ?? c.id,
     content: isRejected(c) ? `Error: ${c.rejected}` : resultOf(c.id).output,
   }));
   const { streaks, stop } = nextStreaks(s.streaks, calls, input.noProgressRepeats ?? DEFAULT_NO_PROGRESS_REPEATS);
