@@ -8,12 +8,14 @@ const PATTERNS: RegExp[] = [
   /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
   /\bgh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub tokens
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack tokens
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+  // A private key block, with or without its END line (a key cut short still leaks its body).
+  /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END [A-Z ]{0,40}PRIVATE KEY-----|[A-Za-z0-9+/=\s]{0,16384})/g,
 ];
 // `password = "…"`-style assignments whose value looks like a credential (12+ key characters with a
-// digit), so that code such as `token = getToken()` is left alone.
-const ASSIGNMENT =
-  /\b([\w-]*(?:api[_-]?key|secret|token|password|passwd)[\w-]*)(\s*[:=]\s*)(["']?)((?=[A-Za-z0-9_\-+/=]*\d)[A-Za-z0-9_\-+/=]{12,})\3/gi;
+// digit), so that code such as `token = getToken()` is left alone. Every quantifier is bounded and
+// the name test happens outside the pattern: no input makes it backtrack more than linearly.
+const ASSIGNMENT = /\b([\w-]{1,64})(\s{0,8}[:=]\s{0,8})(["']?)([A-Za-z0-9_\-+/=]{12,512})\3/g;
+const SECRET_KEY_NAME = /api[_-]?key|secret|token|password|passwd/i;
 
 /**
  * A redactor for this process: the values of environment variables named like secrets (8+
@@ -42,7 +44,9 @@ export function makeRedactor(env: Record<string, string | undefined> = process.e
     let out = text;
     for (const { name, value } of values) out = out.split(value).join(`[REDACTED:${name}]`);
     for (const re of [...PATTERNS, ...extra]) out = out.replace(re, '[REDACTED]');
-    return out.replace(ASSIGNMENT, (_m, k: string, sep: string, q: string) => `${k}${sep}${q}[REDACTED]${q}`);
+    return out.replace(ASSIGNMENT, (m, k: string, sep: string, q: string, value: string) =>
+      SECRET_KEY_NAME.test(k) && /\d/.test(value) ? `${k}${sep}${q}[REDACTED]${q}` : m,
+    );
   };
 }
 

@@ -1,8 +1,18 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { contentDir, dataDir } from '../config.js';
 import { ToolInputError } from './define-tool.js';
 
 const inside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
+
+/**
+ * The orchestrator's own folders (data folder: pid files, the server's database; content store):
+ * when they sit inside a workspace, tools must not touch them (a model that rewrote a blob or a
+ * pid file could change another job's audit, or make `dagent down` kill another process).
+ */
+export async function protectedDirs(): Promise<string[]> {
+  return Promise.all([dataDir(), contentDir()].map((d) => realpathAllowMissing(d)));
+}
 
 /**
  * Resolves `p` inside the workspace to a real absolute path, following symlinks of every part
@@ -15,6 +25,11 @@ export async function resolveInWorkspace(workspace: string, p: string): Promise<
   const real = await realpathAllowMissing(wanted);
   if (!inside(root, real)) {
     throw new ToolInputError(`Path '${p}' leads outside the workspace through a symbolic link; use a path inside it.`);
+  }
+  for (const d of await protectedDirs()) {
+    if (inside(d, real)) {
+      throw new ToolInputError(`Path '${p}' is the orchestrator's own data (${d}); tools do not touch it.`);
+    }
   }
   return real;
 }

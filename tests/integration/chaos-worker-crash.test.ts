@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import type { ToolRequest, ToolResult, ModelRequest } from '../../src/workflow-safe/types.js';
+import type { ModelReply, ModelRequest, ToolRequest, ToolResult } from '../../src/workflow-safe/types.js';
 import type { AgentTurnWorkflow } from '../../src/workflow-safe/workflow-types.js';
 import { dagentBackground } from '../helpers/cli.js';
 import { tempDir, temporalAddress, uniqueId } from '../helpers/harness.js';
@@ -221,10 +221,15 @@ describe('chaos: a worker killed with SIGKILL again and again', () => {
         )
         .map((e) => e.activityTaskStartedEventAttributes!.attempt);
       assert.deepEqual(hitAttempts, [1], 'no retry of the interrupted non-idempotent call');
+      // The model knows the call by the provider's id; the job by its own.
+      const planned = hitEvents
+        .flatMap((e) => decode<ModelReply>(e.activityTaskCompletedEventAttributes?.result)?.calls ?? [])
+        .find((c) => c.id === hit.callId);
+      assert.ok(planned, 'the interrupted call is in a model reply');
       const toldModel = hitEvents
         .map((e) => decode<ModelRequest>(e.activityTaskScheduledEventAttributes?.input))
         .flatMap((req) => req?.append ?? req?.messages ?? [])
-        .find((m) => m.role === 'tool' && m.tool_call_id === hit.callId);
+        .find((m) => m.role === 'tool' && m.tool_call_id === (planned.providerId ?? planned.id));
       assert.match(
         String(toldModel?.content),
         /the outcome of this call is unknown \(it was not retried because 'ledger_append' is not idempotent\)/,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { builtinTools } from '../../src/tools/builtins/index.js';
@@ -97,5 +97,26 @@ describe('a hostile workspace', () => {
       String('output' in r && r.output),
       /big\.bin has 11534336 bytes, more than the 10485760 a tool reads at once/,
     );
+  });
+});
+
+describe('the data folder inside the workspace', () => {
+  it("is out of the tools' reach: no read, no write, not listed", async () => {
+    const home = path.join(ws, '.dagent-home');
+    const prev = process.env.DAGENT_HOME;
+    process.env.DAGENT_HOME = home;
+    try {
+      mkdirSync(path.join(home, 'content', 'ab'), { recursive: true });
+      writeFileSync(path.join(home, 'worker.pid'), '1\n');
+      const w = await run('write_file', { path: '.dagent-home/content/ab/blob', content: 'forged' });
+      assert.match(String('rejected' in w && w.rejected), /is the orchestrator's own data/);
+      const r = await run('read_file', { path: '.dagent-home/worker.pid' });
+      assert.match(String('rejected' in r && r.rejected), /is the orchestrator's own data/);
+      const l = await run('list_files', { path: '.' });
+      assert.doesNotMatch(String('output' in l && l.output), /dagent-home/);
+    } finally {
+      if (prev === undefined) delete process.env.DAGENT_HOME;
+      else process.env.DAGENT_HOME = prev;
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
 import { embeddedPorts, temporalConfigFromEnv } from '../../config.js';
 import { CLI_BIN } from '../../paths.js';
@@ -14,10 +14,24 @@ import { startCommandWorker, upWorkerAbout } from '../plumbing/worker.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function stop(pidFile: string, what: string): Promise<void> {
+/** Is `pid` a process we started (by its command line)? A pid file can be stale, or forged. */
+function isOurs(pid: number, marker: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+  } catch {
+    return process.platform !== 'linux'; // no /proc to ask: trust the pid file
+  }
+}
+
+async function stop(pidFile: string, what: string, marker: string): Promise<void> {
   const pid = livePid(pidFile);
   if (!pid) {
     note(`${what}: not running.`);
+    return;
+  }
+  if (!isOurs(pid, marker)) {
+    rmSync(pidFile, { force: true });
+    note(`${what}: pid ${pid} in ${pidFile} is not a process dagent started; left it alone and removed the pid file.`);
     return;
   }
   process.kill(pid, 'SIGTERM');
@@ -128,8 +142,8 @@ export function registerInfra(program: Command): void {
     .action(
       handler(async () => {
         const files = embeddedFiles();
-        await stop(files.workerPid, 'Worker');
-        await stop(files.serverPid, 'Temporal dev server');
+        await stop(files.workerPid, 'Worker', 'dagent');
+        await stop(files.serverPid, 'Temporal dev server', 'start-dev');
         return 0;
       }),
     );
