@@ -83,7 +83,9 @@ const MARKER = /^\[\[dagent-content (sha256:[0-9a-f]{64}) (\d+) chars\]\]/;
 
 /** The text to keep in history: the text itself when short, else a reference to the stored text. */
 export async function toHistory(store: ContentStore, text: string, limit = INLINE_LIMIT): Promise<string> {
-  if (text.length < limit) return text;
+  // A text that merely looks like a reference (a hostile file, a model's reply) is stored like a
+  // long one, so that reading it back gives the literal text, never another blob.
+  if (text.length < limit && !MARKER.test(text)) return text;
   return `[[dagent-content ${await store.put(text)} ${text.length} chars]]`;
 }
 

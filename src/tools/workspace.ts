@@ -10,8 +10,10 @@ const inside = (root: string, p: string) => p === root || p.startsWith(root + pa
  * when they sit inside a workspace, tools must not touch them (a model that rewrote a blob or a
  * pid file could change another job's audit, or make `dagent down` kill another process).
  */
-export async function protectedDirs(): Promise<string[]> {
-  return Promise.all([dataDir(), contentDir()].map((d) => realpathAllowMissing(d)));
+export async function protectedDirs(workspaceRoot: string): Promise<string[]> {
+  const dirs = await Promise.all([dataDir(), contentDir()].map((d) => realpathAllowMissing(d)));
+  // A workspace that itself lies in the data folder (the demo's copy) may use its own files.
+  return dirs.filter((d) => !inside(d, workspaceRoot));
 }
 
 /**
@@ -26,7 +28,7 @@ export async function resolveInWorkspace(workspace: string, p: string): Promise<
   if (!inside(root, real)) {
     throw new ToolInputError(`Path '${p}' leads outside the workspace through a symbolic link; use a path inside it.`);
   }
-  for (const d of await protectedDirs()) {
+  for (const d of await protectedDirs(root)) {
     if (inside(d, real)) {
       throw new ToolInputError(`Path '${p}' is the orchestrator's own data (${d}); tools do not touch it.`);
     }

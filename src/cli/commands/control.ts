@@ -103,6 +103,11 @@ export function registerControl(program: Command): void {
       .action(
         handler((jobId: string, callId: string, o: { by: string; reason?: string; hash?: string; json: boolean }) => {
           if (!o.by.trim()) throw new UsageError(`Say who decides: dagent ${verb} … --by NAME.`);
+          if (o.hash !== undefined && !/^[0-9a-f]{8,64}$/.test(o.hash)) {
+            throw new UsageError(
+              '--hash takes at least the first 8 hex digits of the argument hash `dagent pending` shows.',
+            );
+          }
           return withJob(jobId, async (handle) => {
             const pending = (await pendingOf(handle)).find((p) => p.callId === callId);
             if (!pending)

@@ -14,7 +14,7 @@ export async function* walkFiles(
   rel = '',
   skipDirs?: Set<string>,
 ): AsyncGenerator<{ rel: string; isDir: boolean; isFile: boolean }> {
-  const skip = skipDirs ?? new Set(await protectedDirs());
+  const skip = skipDirs ?? new Set(await protectedDirs(dir));
   const entries = (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) =>
     a.name.localeCompare(b.name),
   );
