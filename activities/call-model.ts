@@ -6,7 +6,10 @@ import { ConversationStore } from '../src/content/conversation.js';
 import { ContentError, expandMessages, shrinkReply, type ContentStore } from '../src/content/store.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
-import type { AssistantToolCall, ModelRequest, ModelReply } from '../src/workflow-safe/types.js';
+import type { AssistantToolCall, ModelRequest, ModelReply, PlannedCall } from '../src/workflow-safe/types.js';
+
+/** The name a call that could not be read stands under (a valid function name, for the provider). */
+const UNREADABLE = 'unreadable_call';
 import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js';
 
 /**
@@ -58,7 +61,7 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
         : await textReplyToStep(clean.content ?? '', format, req, registry);
     const usage = completion.usage;
     const reply = await shrinkReply(store, {
-      ...parsed,
+      ...capCalls(parsed),
       finishReason: choice.finish_reason ?? 'unknown',
       model: completion.model ?? req.model ?? model.model,
       usage: {
@@ -82,37 +85,88 @@ function unrecoverable(err: unknown): never {
   throw err;
 }
 
+/** At most this many calls of one reply run; the rest are answered with the reason. */
+export const MAX_CALLS_PER_REPLY = 64;
+
+function capCalls<T extends Pick<ModelReply, 'calls'>>(parsed: T): T {
+  if (parsed.calls.length <= MAX_CALLS_PER_REPLY) return parsed;
+  const n = parsed.calls.length;
+  const calls = parsed.calls.map((c, i): PlannedCall => {
+    if (i < MAX_CALLS_PER_REPLY) return c;
+    const { id, providerId, name, rawArguments, format, rawText } = c;
+    return {
+      id,
+      name,
+      rawArguments,
+      format,
+      ...(providerId !== undefined ? { providerId } : {}),
+      ...(rawText !== undefined ? { rawText } : {}),
+      rejected: `Too many calls in one reply (${n}): the first ${MAX_CALLS_PER_REPLY} run, this one and the others after it did not. Ask for them in your next reply.`,
+    };
+  });
+  return { ...parsed, calls };
+}
+
+/** Calls in a reply, as the provider sent them: read defensively, since a reply is untrusted data. */
+type NativeCall = { providerId: string; name: string; arguments: string } | { providerId: string; problem: string };
+
+function readNativeCalls(raw: unknown): NativeCall[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    return [{ providerId: '', problem: "The reply's tool_calls is not a list: send tool calls as a JSON array." }];
+  }
+  return raw.map((tc: unknown): NativeCall => {
+    const t = (tc ?? {}) as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } };
+    const providerId = typeof t.id === 'string' ? t.id : '';
+    const name = t.function?.name;
+    if (typeof name !== 'string' || !name)
+      return { providerId, problem: 'A tool call has no function name: name the tool to call.' };
+    const args = t.function?.arguments;
+    // Some servers send the arguments as an object rather than a JSON string: take it as it is meant.
+    return {
+      providerId,
+      name,
+      arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args),
+    };
+  });
+}
+
 /** Native tool_calls: each call's JSON arguments validated against its tool. */
 async function nativeReplyToStep(
   msg: OpenAI.Chat.Completions.ChatCompletionMessage,
   req: ModelRequest,
   registry: ToolRegistry,
 ): Promise<Pick<ModelReply, 'assistantMessage' | 'calls' | 'final'>> {
-  const toolCalls: AssistantToolCall[] = (msg.tool_calls ?? []).flatMap((tc) =>
-    tc.type === 'function'
-      ? [
-          {
-            id: tc.id,
-            type: 'function' as const,
-            function: { name: tc.function.name, arguments: tc.function.arguments ?? '' },
-          },
-        ]
-      : [],
-  );
+  const native = readNativeCalls((msg as { tool_calls?: unknown }).tool_calls);
   // Our own id per call (step and position) keys results, approvals, locks and the audit; the
   // provider's id, which a provider may repeat or leave empty, only answers the provider.
   const calls = await Promise.all(
-    toolCalls.map((tc, i) =>
-      registry.prepareCall({
-        id: `s${req.step}c${i + 1}`,
-        providerId: typeof tc.id === 'string' ? tc.id : '',
-        name: tc.function.name,
-        rawArguments: tc.function.arguments,
+    native.map(async (tc, i): Promise<PlannedCall> => {
+      const id = `s${req.step}c${i + 1}`;
+      if ('problem' in tc)
+        return {
+          id,
+          providerId: tc.providerId || id,
+          name: UNREADABLE,
+          rawArguments: '',
+          format: 'native',
+          rejected: tc.problem,
+        };
+      return registry.prepareCall({
+        id,
+        providerId: tc.providerId,
+        name: tc.name,
+        rawArguments: tc.arguments,
         workspace: req.workspace,
         only: req.tools,
-      }),
-    ),
+      });
+    }),
   );
+  const toolCalls: AssistantToolCall[] = calls.map((c) => ({
+    id: c.providerId ?? c.id,
+    type: 'function',
+    function: { name: c.name, arguments: c.rawArguments },
+  }));
   return {
     assistantMessage: {
       role: 'assistant',

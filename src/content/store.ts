@@ -11,6 +11,8 @@ import { isRejected, type ChatMessage, type ModelReply } from '../workflow-safe/
  * DAGENT_CONTENT_DIR (default: the data folder's `content/`); workers on several machines must
  * share that folder.
  */
+let tmpCounter = 0;
+
 export class ContentStore {
   /** Blobs read or written lately, already verified (they never change: the name is the hash). */
   readonly #cache = new Map<string, string>();
@@ -35,12 +37,15 @@ export class ContentStore {
   async put(text: string): Promise<string> {
     const hash = createHash('sha256').update(text).digest('hex');
     const file = path.join(this.dir, hash.slice(0, 2), hash);
+    const ref = `sha256:${hash}`;
+    if (this.#cache.has(ref)) return ref; // written (or read and verified) already
     await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
+    // A temporary name of its own per write: the same text put twice at once must not race on one.
+    const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
     await writeFile(tmp, text);
     await rename(tmp, file); // atomic: a reader never sees half a blob
-    this.#remember(`sha256:${hash}`, text);
-    return `sha256:${hash}`;
+    this.#remember(ref, text);
+    return ref;
   }
 
   /** The text stored under `ref`, checked against its hash: a missing or altered blob is an error naming it. */
@@ -103,11 +108,21 @@ export async function fromHistory(store: ContentStore, value: string): Promise<s
  * text-protocol calls. The final answer stays inline: it is the turn's result.
  */
 export async function shrinkReply(store: ContentStore, step: ModelReply): Promise<ModelReply> {
+  const small = await shrinkReplyAt(store, step, INLINE_LIMIT);
+  // A reply of many calls can pass Temporal's 2 MiB payload limit though each text is short: then
+  // every text that is not tiny moves to the store, and the step still fits.
+  return JSON.stringify(small).length > REPLY_BUDGET ? shrinkReplyAt(store, step, 256) : small;
+}
+
+/** A model step's result above this many characters has its shorter texts moved out too. */
+const REPLY_BUDGET = 1024 * 1024;
+
+async function shrinkReplyAt(store: ContentStore, step: ModelReply, limit: number): Promise<ModelReply> {
   const msg = step.assistantMessage;
   const calls = await Promise.all(
     step.calls.map(async (c) => {
-      const raw = await toHistory(store, c.rawArguments);
-      const rawText = c.rawText === undefined ? undefined : await toHistory(store, c.rawText);
+      const raw = await toHistory(store, c.rawArguments, limit);
+      const rawText = c.rawText === undefined ? undefined : await toHistory(store, c.rawText, limit);
       const texts = { rawArguments: raw, ...(rawText !== undefined ? { rawText } : {}) };
       if (isRejected(c)) return { ...c, ...texts };
       const { args, ...rest } = c;
@@ -120,7 +135,7 @@ export async function shrinkReply(store: ContentStore, step: ModelReply): Promis
     (await Promise.all(
       msg.tool_calls.map(async (tc) => ({
         ...tc,
-        function: { ...tc.function, arguments: await toHistory(store, tc.function.arguments) },
+        function: { ...tc.function, arguments: await toHistory(store, tc.function.arguments, limit) },
       })),
     ));
   return {
@@ -128,7 +143,7 @@ export async function shrinkReply(store: ContentStore, step: ModelReply): Promis
     calls,
     assistantMessage: {
       ...msg,
-      content: msg.content === null ? null : await toHistory(store, msg.content),
+      content: msg.content === null ? null : await toHistory(store, msg.content, limit),
       ...(toolCalls ? { tool_calls: toolCalls } : {}),
     },
   };

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { z } from 'zod';
+import { startJob } from '../../src/client/start-job.js';
 import { startScriptedModel, type ScriptHandler } from '../../src/scripted-model/server.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { agentPlugin } from '../../src/worker/create-worker.js';
 import { tempDir, temporalAddress, uniqueId } from '../helpers/harness.js';
 
 const run = promisify(execFile);
@@ -75,6 +81,45 @@ describe('durable-agent as a library', () => {
       .flatMap((q) => q.body.messages)
       .find((m) => m.role === 'tool' && String(m.content).includes('two'));
     assert.ok(reviewRead, 'the review turn read the file the draft turn wrote');
+  });
+
+  it('agentPlugin adds our activities to a worker the team builds itself', async () => {
+    const model = await startScriptedModel({ handler: wordCountScript });
+    const taskQueue = uniqueId('plugin');
+    const address = temporalAddress();
+    const connection = await NativeConnection.connect({ address });
+    const client = new Client({ connection: await Connection.connect({ address }) });
+    const wordCount = defineTool({
+      name: 'word_count',
+      description: 'Count words.',
+      input: z.object({ text: z.string() }),
+      effect: 'read',
+      execute: ({ text }) => String(text.split(/\s+/).filter(Boolean).length),
+    });
+    const worker = await Worker.create({
+      connection,
+      taskQueue,
+      workflowBundle: { codePath: process.env.DAGENT_WORKFLOW_BUNDLE! },
+      activities: { theirs: async () => 'still here' },
+      plugins: [
+        agentPlugin({
+          model: { baseURL: model.url, apiKey: 'k', model: 'm', timeoutMs: 10_000 },
+          client,
+          tools: [wordCount],
+        }),
+      ],
+    });
+    const running = worker.run();
+    try {
+      const job = await startJob(client, { task: 'count', workspace: tempDir(), taskQueue });
+      assert.deepEqual([(await job.result()).answer, model.requests.length], ['It has 6 words.', 2]);
+    } finally {
+      worker.shutdown();
+      await running;
+      await client.connection.close();
+      await connection.close();
+      await model.close();
+    }
   });
 
   it('the packed tarball installs into an empty project, type-checks without tsx, and runs a job with a custom tool', async () => {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { requestMessages, startHarness, type Harness } from '../helpers/harness.js';
 
@@ -47,5 +49,89 @@ describe('calls the model got wrong', () => {
     assert.match(schema!, /Invalid arguments for 'read_file': path: Invalid input: expected string, received number/);
     assert.match(handler!, /^Error: ArithmeticError: Unexpected end of expression\./);
     assert.equal(good, '42');
+  });
+});
+
+describe('a native reply of the wrong shape', () => {
+  const body = (toolCalls: unknown) =>
+    JSON.stringify({
+      id: 'x',
+      object: 'chat.completion',
+      model: 'm',
+      choices: [
+        { index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: toolCalls } },
+      ],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    });
+
+  it('tool_calls that is not a list, or arguments sent as an object: answered at once, never retried', async () => {
+    const h = await startHarness({
+      scenario: {
+        name: 'malformed-native',
+        steps: [
+          {
+            faults: [{ status: 200, body: body({ id: 'x', function: { name: 'read_file' } }) }],
+            reply: { content: 'unused' },
+          },
+          {
+            faults: [
+              {
+                status: 200,
+                body: body([
+                  { id: 'y', type: 'function', function: { name: 'read_file', arguments: { path: 'a.txt' } } },
+                ]),
+              },
+            ],
+            reply: { content: 'unused' },
+          },
+          { reply: { content: 'done' } },
+        ],
+      },
+    });
+    writeFileSync(path.join(h.workspace, 'a.txt'), 'alpha');
+    try {
+      const r = await (await h.start()).result();
+      assert.deepEqual([r.status, r.answer, r.steps], ['completed', 'done', 3]);
+      assert.equal(h.model.requests.length, 3, 'no attempt was retried');
+      const second = h.model.requests[1]!.body.messages.filter((m) => m.role === 'tool');
+      assert.match(String(second[0]!.content), /tool_calls is not a list: send tool calls as a JSON array/);
+      const third = h.model.requests[2]!.body.messages.filter((m) => m.role === 'tool');
+      assert.equal(third.at(-1)!.content, 'alpha', 'arguments given as an object were taken as meant');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a reply with hundreds of long calls', () => {
+  it('does not fail the job on the 2 MiB payload limit: the first 64 run, the rest are answered with the limit', async () => {
+    const expression = `${'1+'.repeat(1950)}1`; // 3.9 KB each, 200 of them: 780 KB of arguments, several times over
+    const h = await startHarness({
+      scenario: {
+        name: 'flood',
+        steps: [
+          {
+            reply: {
+              toolCalls: Array.from({ length: 200 }, () => ({ name: 'calculator', arguments: { expression } })),
+            },
+          },
+          { reply: { content: 'counted' } },
+        ],
+      },
+    });
+    try {
+      const r = await (await h.start()).result();
+      assert.deepEqual([r.status, r.answer], ['completed', 'counted']);
+      const results = requestMessages(h.model, 1)
+        .filter((m) => m.role === 'tool')
+        .map((m) => String(m.content));
+      assert.equal(results.length, 200);
+      assert.deepEqual(new Set(results.slice(0, 64)), new Set(['1951']));
+      assert.ok(
+        results.slice(64).every((c) => /^Error: Too many calls in one reply \(200\): the first 64 run/.test(c)),
+      );
+    } finally {
+      await h.close();
+    }
   });
 });

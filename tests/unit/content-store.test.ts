@@ -45,3 +45,13 @@ describe('the content store', () => {
     await assert.rejects(cold.read({ ...b, count: 3 }), /holds 2 messages where 3 were recorded/);
   });
 });
+
+describe('the content store under load', () => {
+  it('the same text put many times at once is stored once, without a race', async () => {
+    const dir = tempDir('dagent-store-');
+    const text = 'x'.repeat(5000);
+    const refs = await Promise.all(Array.from({ length: 50 }, () => new ContentStore(dir).put(text)));
+    assert.equal(new Set(refs).size, 1);
+    assert.equal(await new ContentStore(dir).get(refs[0]!), text);
+  });
+});
