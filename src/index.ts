@@ -31,26 +31,4 @@ export { AUDIT_SCHEMA_VERSION, type AuditRecord, type ModelCallRecord, type Tool
 export { startScriptedModel, type ScriptedModel } from './scripted-model/server.js';
 export { parseScenario, type ScenarioInput } from './scripted-model/scenario.js';
 
-export {
-  decideUpdate,
-  pendingApprovalsQuery,
-  progressQuery,
-  sendUpdate,
-  sessionQuery,
-  lockStateQuery,
-} from './workflow-safe/messages.js';
-export { JOB_STATUSES, TURN_STATUSES, type JobStatus, type TurnStatus } from './workflow-safe/job-status.js';
-export { TOOL_FORMATS } from './workflow-safe/types.js';
-export type {
-  ApprovalDecision,
-  ChatMessage,
-  PendingApproval,
-  ProgressEvent,
-  SessionInput,
-  SessionReply,
-  ToolFormat,
-  TurnInput,
-  TurnResult,
-  Usage,
-} from './workflow-safe/types.js';
-export type { AgentSessionWorkflow, AgentTurnWorkflow } from './workflow-safe/workflow-types.js';
+export * from './workflow-safe/public.js';

@@ -107,3 +107,14 @@ export function requestMessages(model: ScriptedModel, n: number) {
   if (!r) throw new Error(`no successful model request #${n}; saw ${model.requests.length} requests`);
   return r.body.messages;
 }
+
+/** What a tool handler gets besides its arguments, for calling tools directly in unit tests. */
+export const toolContext = (workspace = tempDir()) => ({
+  workspace,
+  jobId: 'j',
+  callId: 'c',
+  idempotencyKey: 'j:c',
+  fencingTokens: {},
+  signal: new AbortController().signal,
+  heartbeat: () => {},
+});

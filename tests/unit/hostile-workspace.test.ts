@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { tempDir } from '../helpers/harness.js';
+import { tempDir, toolContext } from '../helpers/harness.js';
 
 // A workspace laid out by an attacker (a committed link, or one a shell call made mid-job), and a
 // model that asks for the worst: every case ends in an answer the model can read, fast.
@@ -13,15 +13,7 @@ import { tempDir } from '../helpers/harness.js';
 const registry = new ToolRegistry(builtinTools);
 const ws = realpathSync(tempDir());
 const outside = realpathSync(tempDir('dagent-out-'));
-const ctx = {
-  workspace: ws,
-  jobId: 'j',
-  callId: 'c',
-  idempotencyKey: 'j:c',
-  fencingTokens: {},
-  signal: new AbortController().signal,
-  heartbeat: () => {},
-};
+const ctx = toolContext(ws);
 const run = async (name: string, args: Record<string, unknown>) => {
   const planned = await registry.prepareCall({ id: 'c', name, rawArguments: JSON.stringify(args), workspace: ws });
   if (planned.rejected !== undefined) return { rejected: planned.rejected };

@@ -10,17 +10,9 @@ const runnable = (c: PlannedCall): RunnableCall => {
   assert.ok(isRunnable(c), `expected a runnable call, got: ${c.rejected}`);
   return c;
 };
-import { tempDir } from '../helpers/harness.js';
+import { toolContext } from '../helpers/harness.js';
 
-const ctx = {
-  workspace: tempDir(),
-  jobId: 'j',
-  callId: 'c',
-  idempotencyKey: 'j:c',
-  fencingTokens: {},
-  signal: new AbortController().signal,
-  heartbeat: () => {},
-};
+const ctx = toolContext();
 
 describe('ToolRegistry', () => {
   const registry = new ToolRegistry(builtinTools);

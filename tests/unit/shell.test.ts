@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { shellTool } from '../../src/tools/builtins/shell.js';
-import { tempDir } from '../helpers/harness.js';
+import { toolContext } from '../helpers/harness.js';
 
 const run = (command: string, timeout_seconds = 10) =>
-  Promise.resolve(
-    shellTool.execute(
-      { command, timeout_seconds },
-      {
-        workspace: tempDir(),
-        jobId: 'j',
-        callId: 'c',
-        idempotencyKey: 'j:c',
-        fencingTokens: {},
-        signal: new AbortController().signal,
-        heartbeat: () => {},
-      },
-    ),
-  );
+  Promise.resolve(shellTool.execute({ command, timeout_seconds }, toolContext()));
 
 describe('shell tool', () => {
   it('runs in the workspace and reports the exit code', async () => {
