@@ -24,13 +24,17 @@ export function workspaceDir(value: string | undefined): string {
 }
 
 /** Resolves when this process gets SIGINT (Ctrl-C); a second one ends the process at once. */
-export function onInterrupt(): Promise<'interrupted'> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => {
+export function onInterrupt(): { interrupted: Promise<'interrupted'>; dispose(): void } {
+  let listener = () => {};
+  const interrupted = new Promise<'interrupted'>((resolve) => {
+    listener = () => {
       process.once('SIGINT', () => process.exit(130));
       resolve('interrupted');
-    });
+    };
+    process.once('SIGINT', listener);
   });
+  // After the job ended, Ctrl-C is an ordinary interrupt again.
+  return { interrupted, dispose: () => process.removeListener('SIGINT', listener) };
 }
 
 export interface RunJobOptions {
@@ -70,9 +74,11 @@ export async function runJob(o: RunJobOptions): Promise<{ code: number; outcome?
       return { code: 0, temporal: t };
     }
     const outcome = awaitOutcome(handle);
-    const ended = Promise.race([outcome, onInterrupt()]);
+    const interrupt = onInterrupt();
+    const ended = Promise.race([outcome, interrupt.interrupted]);
     if (!o.json) await followProgress(handle, ended, out);
     const first = await ended;
+    interrupt.dispose();
     if (first === 'interrupted') {
       note(
         `\nInterrupted: job ${o.jobId} is durable and goes on whenever a worker serves task queue '${taskQueue}' (\`dagent up\` starts one).\n` +
