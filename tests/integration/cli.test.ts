@@ -105,6 +105,12 @@ describe('the dagent CLI', () => {
       [['jobs', '--limit', '0'], /option '--limit <n>' argument '0' is invalid/],
       [['approve', 'job', 'call'], /required option '--by <name>' not specified/],
       [['status', 'no-such-job-anywhere'], /No job with id 'no-such-job-anywhere'/],
+      [['audit', 'no-such-job-anywhere'], /dagent audit: No job with id 'no-such-job-anywhere'/],
+      [
+        ['export', 'no-such-job-anywhere', '--scenario', '/tmp/never.json'],
+        /dagent export: No job with id 'no-such-job-anywhere'/,
+      ],
+      [['replay', 'no-such-job-anywhere'], /dagent replay: No job with id 'no-such-job-anywhere'/],
       [['frobnicate'], /dagent: unknown command 'frobnicate'/],
     ];
     for (const [args, message] of cases) {

@@ -33,7 +33,7 @@ export function registerAudit(program: Command): void {
     )
     .action(
       handler(async (jobId: string, o: { json: boolean }) => {
-        const records = await withTemporal((t) => readAudit(t.client, jobId));
+        const records = await withTemporal((t) => readAudit(t.client, jobId), jobId);
         if (o.json) for (const r of records) out(JSON.stringify(r));
         else out(formatTimeline(records));
         return 0;
@@ -63,7 +63,7 @@ export function registerAudit(program: Command): void {
               `Wrote a ${scenario.steps.length}-step scenario to ${o.scenario}; play it with DAGENT_SCENARIO=${o.scenario} dagent run "${scenario.task ?? '…'}" (no model configured).`,
             );
           }
-        });
+        }, jobId);
         return 0;
       }),
     );
@@ -81,7 +81,7 @@ export function registerAudit(program: Command): void {
         if (!jobId === !o.file) throw new UsageError('Give a job id or --file HISTORY.json (one of them).');
         const history = o.file
           ? historyFromJSON(JSON.parse(await readFile(o.file, 'utf8')))
-          : await withTemporal(async (t) => (await fetchJobRuns(t.client, jobId!)).at(-1)!);
+          : await withTemporal(async (t) => (await fetchJobRuns(t.client, jobId!)).at(-1)!, jobId);
         const name = o.file ?? jobId!;
         try {
           await replayHistory(history, name, jobId);
