@@ -1,4 +1,7 @@
 // The floor: what one server hop costs on the embedded dev server, with its default limits and tuned.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -63,7 +66,7 @@ export async function benchFloor(): Promise<{ text: string; tuned: Floor }> {
   const code = await workflowBundleCode(WORKFLOWS);
   const results: Record<string, Floor> = {};
   for (const tuned of [false, true]) {
-    const server = await startEphemeralServer('/tmp', () => {}, { tuned });
+    const server = await startEphemeralServer(mkdtempSync(path.join(tmpdir(), 'dagent-floor-')), () => {}, { tuned });
     try {
       results[tuned ? 'tuned' : 'default'] = await measure(server.address, code);
     } finally {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentDir } from '../config.js';
 import { isRejected, type ChatMessage, type ModelReply } from '../workflow-safe/types.js';
@@ -38,7 +38,17 @@ export class ContentStore {
     const hash = createHash('sha256').update(text).digest('hex');
     const file = path.join(this.dir, hash.slice(0, 2), hash);
     const ref = `sha256:${hash}`;
-    if (this.#cache.has(ref)) return ref; // written (or read and verified) already
+    // Already on disk (content-addressed: same name, same text). Checked on disk, not in the cache:
+    // a put must leave the blob where other hosts and the CLI can read it.
+    if (
+      await access(file).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      this.#remember(ref, text);
+      return ref;
+    }
     await mkdir(path.dirname(file), { recursive: true });
     // A temporary name of its own per write: the same text put twice at once must not race on one.
     const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
