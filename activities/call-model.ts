@@ -46,12 +46,13 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
       );
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw new CancelledFailure('model call stopped: the job was cancelled');
-      throw classifyModelError(err, model.baseURL);
+      throw classifyModelError(err, model.baseURL, redact);
     } finally {
       clearInterval(beat);
     }
     const choice = completion.choices?.[0];
-    if (!choice?.message) throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL);
+    if (!choice?.message)
+      throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL, redact);
     const msg = choice.message;
     // Redact the reply first: the calls' arguments, the text and the answer all come from it.
     const clean = redactValue(msg, redact);

@@ -2,6 +2,7 @@ import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Redactor } from '../src/audit/redact.js';
 import { fromHistory, TOOL_OUTPUT_INLINE_LIMIT, toHistory, type ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
+import { truncateForModel } from '../src/tools/truncate.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
 
@@ -27,8 +28,9 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
         fencingTokens: req.fencingTokens ?? {},
         signal: ctx.cancellationSignal,
         heartbeat: (d) => ctx.heartbeat(d),
+        policy: registry.policy,
       });
-      const output = redact(result.output);
+      const output = truncateForModel(redact(result.output));
       return { ...result, output: await toHistory(store, output, TOOL_OUTPUT_INLINE_LIMIT), preview: preview(output) };
     } catch (err) {
       // Report a cancelled tool as cancelled (not failed), so the history says what happened.

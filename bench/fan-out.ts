@@ -39,6 +39,7 @@ export async function benchFanOut(ns = [1, 4, 16, 64]): Promise<string> {
     fencingTokens: {},
     signal: new AbortController().signal,
     heartbeat: () => {},
+    policy: registry.policy,
   };
   const rows: Array<Array<string | number>> = [];
   try {

@@ -37,6 +37,7 @@ async function inProcessLoop(steps: number, workspace: string, starts: number[])
     fencingTokens: {},
     signal: new AbortController().signal,
     heartbeat: () => {},
+    policy: registry.policy,
   };
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'read' }];
   try {

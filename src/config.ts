@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { defaultPolicy, loadPolicyFile, type Policy } from './policy/index.js';
 
 // Every setting read from the environment, read and checked here and nowhere else: a typo is a
 // clear error naming the variable, never a NaN deep inside a job.
@@ -102,7 +103,15 @@ export function workerSettingsFromEnv(env: Env = process.env) {
     /** Where the offline model records each request (tests). */
     scriptedLedger: env.DAGENT_SCRIPTED_LEDGER || undefined,
     logLevel: (level || undefined) as LogLevelName | undefined,
+    /** The policy file every call is decided by (DAGENT_POLICY); the built-in policy when unset. */
+    policyFile: env.DAGENT_POLICY || undefined,
   };
+}
+
+/** The policy of workers this CLI starts: DAGENT_POLICY's file, or the built-in one. Throws PolicyError. */
+export function policyFromEnv(env: Env = process.env): Policy {
+  const file = workerSettingsFromEnv(env).policyFile;
+  return file ? loadPolicyFile(path.resolve(file)) : defaultPolicy();
 }
 
 /** The data folder: SQLite file of the embedded server, pid and log files. */
@@ -130,5 +139,6 @@ export function checkEnv(env: Env = process.env): void {
   modelConfigFromEnv(env);
   temporalConfigFromEnv(env);
   workerSettingsFromEnv(env);
+  policyFromEnv(env);
   embeddedPorts(env);
 }

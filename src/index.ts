@@ -8,7 +8,7 @@ export { editFileTool } from './tools/builtins/edit-file.js';
 export { listFilesTool } from './tools/builtins/list-files.js';
 export { readFileTool } from './tools/builtins/read-file.js';
 export { searchFilesTool } from './tools/builtins/search-files.js';
-export { shellTool } from './tools/builtins/shell.js';
+export { shellTool } from './tools/shell/tool.js';
 export { writeFileTool } from './tools/builtins/write-file.js';
 export { fileResource, resolveInWorkspace } from './tools/workspace.js';
 
@@ -20,6 +20,16 @@ export {
   type AgentWorkerOptions,
 } from './worker/create-worker.js';
 export { modelConfigFromEnv, type ModelConfig } from './config.js';
+export {
+  decide,
+  defaultPolicy,
+  loadPolicyFile,
+  parsePolicy,
+  PolicyError,
+  type Policy,
+  type PolicyRule,
+  type PolicyVerdict,
+} from './policy/index.js';
 export { ContentStore } from './content/store.js';
 export { makeRedactor, type Redactor } from './audit/redact.js';
 

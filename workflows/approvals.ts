@@ -52,6 +52,7 @@ export class Approvals {
       argsHash: call.argsHash,
       requestedAt: now,
       timeoutAt: now + timeoutMs,
+      ...(call.policy ? { policy: call.policy } : {}),
     });
     // Only a decision for these exact arguments counts, and it is used once: a later call can never
     // run on an earlier approval, whatever id it has.

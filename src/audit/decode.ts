@@ -311,7 +311,9 @@ function toolRecord(
   // A rejected call never ran and had no effect; histories before v0.2 still classified it.
   const k = c as PlannedCall & Partial<RunnableCall>;
   const status: ToolCallRecord['status'] = c.rejected
-    ? 'rejected'
+    ? c.policy?.decision === 'deny'
+      ? 'denied'
+      : 'rejected'
     : !run
       ? 'not_run'
       : run.outcome === 'ok'
@@ -338,6 +340,10 @@ function toolRecord(
     status,
     rejected: c.rejected ?? null,
     approval,
+    // Absent (not null) for histories from before policies: their committed audit stays the same.
+    ...(c.policy
+      ? { policy: { decision: c.policy.decision, rule: c.policy.rule, reason: c.policy.reason ?? null } }
+      : {}),
     startedAt: result ? iso(result.startedAt) : iso(run?.startedMs ?? null),
     endedAt: result ? iso(result.endedAt) : iso(run?.endedMs ?? null),
     durationMs: result ? result.endedAt - result.startedAt : null,

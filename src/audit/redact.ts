@@ -5,17 +5,43 @@ const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
 
 const PATTERNS: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{20,}/g, // OpenAI-style keys
+  /\b[sr]k_(?:live|test)_[A-Za-z0-9]{10,}/g, // Stripe secret and restricted keys
+  /\bwhsec_[A-Za-z0-9]{20,}/g, // Stripe webhook secrets
   /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
+  /\bAIza[0-9A-Za-z_-]{35}/g, // Google (GCP) API keys
+  /\bya29\.[0-9A-Za-z_-]{20,}/g, // Google OAuth access tokens
   /\bgh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub tokens
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack tokens
-  // A private key block, with or without its END line (a key cut short still leaks its body).
-  /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END [A-Z ]{0,40}PRIVATE KEY-----|[A-Za-z0-9+/=\s]{0,16384})/g,
+  /\bgithub_pat_[A-Za-z0-9_]{40,}/g, // GitHub fine-grained tokens
+  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab tokens
+  /\bnpm_[A-Za-z0-9]{36}\b/g, // npm tokens
+  /\bxox[abeprs]-[A-Za-z0-9-]{10,}/g, // Slack tokens
+  /\bxapp-[0-9]-[A-Za-z0-9-]{10,}/g, // Slack app tokens
+  /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g, // Slack webhooks
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs
+  // A private key block, with or without its END line (a key cut short still leaks its body), and
+  // inside JSON (a GCP service-account file), where its line breaks are `\n` escapes.
+  /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END [A-Z ]{0,40}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]{0,16384})/g,
 ];
-// `password = "…"`-style assignments whose value looks like a credential (12+ key characters with a
-// digit), so that code such as `token = getToken()` is left alone. Every quantifier is bounded and
-// the name test happens outside the pattern: no input makes it backtrack more than linearly.
-const ASSIGNMENT = /\b([\w-]{1,64})(\s{0,8}[:=]\s{0,8})(["']?)([A-Za-z0-9_\-+/=]{12,512})\3/g;
+// `Authorization: Bearer …` and `Basic …` credentials, and the password of a URL (`postgres://u:pw@h`).
+const BEARER = /\b(Bearer|Basic|Token)(\s{1,4})[A-Za-z0-9._~+/=-]{16,}/g;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,256}:)[^\s@/]{1,256}@/gi;
+// `password = "…"`-style assignments (also JSON's `"password": "…"`) whose value looks like a
+// credential (12+ key characters with a digit), so that code such as `token = getToken()` is left
+// alone. Every quantifier is bounded and the name test happens outside the pattern: no input makes
+// it backtrack more than linearly.
+const ASSIGNMENT = /\b([\w-]{1,64})(["']?\s{0,8}[:=]\s{0,8})(["']?)([A-Za-z0-9_\-+/=]{12,512})\3/g;
 const SECRET_KEY_NAME = /api[_-]?key|secret|token|password|passwd/i;
+
+/**
+ * A value as it may appear split over lines or string pieces (`"sk-abc" +\n "def"`, `fold -w 20`):
+ * its characters with up to 16 of whitespace, quotes, `+` and backslashes between them. The value's
+ * own characters are never separators, so matching stays linear.
+ */
+function splitPattern(value: string): RegExp | null {
+  if (value.length > 256 || !/^[A-Za-z0-9_\-./=:]{16,}$/.test(value)) return null;
+  const esc = [...value].map((c) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
+  return new RegExp(esc.join('[\\s"\'+\\\\]{0,16}'), 'g');
+}
 
 /**
  * A redactor for this process: the values of environment variables named like secrets (8+
@@ -40,10 +66,13 @@ export function makeRedactor(env: Record<string, string | undefined> = process.e
     }
     extra = list.map((src) => new RegExp(src, 'g'));
   }
+  const split = values.map(({ name, value }) => ({ name, re: splitPattern(value) }));
   return (text) => {
     let out = text;
     for (const { name, value } of values) out = out.split(value).join(`[REDACTED:${name}]`);
+    for (const { name, re } of split) if (re) out = out.replace(re, `[REDACTED:${name}]`);
     for (const re of [...PATTERNS, ...extra]) out = out.replace(re, '[REDACTED]');
+    out = out.replace(BEARER, '$1$2[REDACTED]').replace(URL_PASSWORD, '$1[REDACTED]@');
     return out.replace(ASSIGNMENT, (m, k: string, sep: string, q: string, value: string) =>
       SECRET_KEY_NAME.test(k) && /\d/.test(value) ? `${k}${sep}${q}[REDACTED]${q}` : m,
     );

@@ -66,6 +66,11 @@ export const toolCallRecord = z.object({
     .object({ approve: z.boolean(), by: z.string(), reason: z.string().nullable(), decidedAt: z.string().nullable() })
     .nullable()
     .optional(),
+  /** The worker policy's decision and the rule that made it (added in v1, optional: absent before policies). */
+  policy: z
+    .object({ decision: z.enum(['allow', 'deny', 'ask']), rule: z.string(), reason: z.string().nullable() })
+    .nullable()
+    .optional(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   durationMs: z.number().nullable(),

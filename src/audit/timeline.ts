@@ -57,8 +57,14 @@ export function formatTimeline(records: AuditRecord[]): string {
         const approval = r.approval
           ? `  ${r.approval.approve ? 'approved' : 'denied'} by ${r.approval.by}${r.approval.reason ? ` (${preview(r.approval.reason, 60)})` : ''}`
           : '';
+        const rule =
+          r.policy && r.policy.decision !== 'allow' ? `  policy ${r.policy.decision} [${r.policy.rule}]` : '';
+        if (r.status === 'denied' && r.policy?.decision === 'deny') {
+          lines.push(`${rel(r.at, t0)}    ✗ ${call}${rule}: not run (${preview(r.policy.reason ?? '', 80)})`);
+          break;
+        }
         if (r.status === 'denied') {
-          lines.push(`${rel(r.at, t0)}    ✗ ${call}${approval}: not run`);
+          lines.push(`${rel(r.at, t0)}    ✗ ${call}${approval}${rule}: not run`);
           break;
         }
         const res = r.resources.length
@@ -72,7 +78,7 @@ export function formatTimeline(records: AuditRecord[]): string {
         const retry = r.attempts > 1 ? `  attempts ${r.attempts}` : '';
         const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : (r.error ?? '');
         lines.push(
-          `${rel(r.at, t0)}    ${mark} ${call}${approval}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`,
+          `${rel(r.at, t0)}    ${mark} ${call}${approval}${rule}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`,
         );
         break;
       }

@@ -10,6 +10,7 @@ import { registerSession } from './commands/session.js';
 import { registerStatus } from './commands/status.js';
 import { lastExitCode } from './plumbing/command.js';
 import { UsageError } from './plumbing/usage-error.js';
+import { PolicyError } from '../policy/index.js';
 
 const ENVIRONMENT = `
 Model: OPENAI_BASE_URL, OPENAI_API_KEY, DAGENT_MODEL, DAGENT_MODEL_TIMEOUT_MS (none set: the offline demo model).
@@ -64,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const e = err as Error;
     const name = argv[0] ?? '';
-    if (err instanceof UsageError || err instanceof ConfigError) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof PolicyError) {
       console.error(`dagent ${name}: ${e.message}`);
       return 2;
     }

@@ -37,7 +37,27 @@ function describe(status: number): { type: string; hint: string } {
  * Turns whatever the OpenAI client threw into an ApplicationFailure with explicit retryability
  * and, for rate limits, the delay the provider asked for. The original error is kept as the cause.
  */
-export function classifyModelError(err: unknown, baseURL: string): ApplicationFailure {
+export function classifyModelError(
+  err: unknown,
+  baseURL: string,
+  redact: (text: string) => string = (t) => t,
+): ApplicationFailure {
+  const f = classify(err, baseURL);
+  // A provider may echo the key (a 401 body): the message and its cause go to history, the audit,
+  // logs and the CLI, so both are redacted; the cause keeps its type and message, not its stack.
+  const cause = f.cause
+    ? Object.assign(new Error(redact(f.cause.message)), { name: f.cause.constructor.name || f.cause.name })
+    : undefined;
+  return ApplicationFailure.create({
+    message: redact(f.message),
+    ...(f.type ? { type: f.type } : {}),
+    nonRetryable: f.nonRetryable ?? false,
+    ...(cause ? { cause } : {}),
+    ...(f.nextRetryDelay !== undefined && f.nextRetryDelay !== null ? { nextRetryDelay: f.nextRetryDelay } : {}),
+  });
+}
+
+function classify(err: unknown, baseURL: string): ApplicationFailure {
   const cause = err instanceof Error ? err : new Error(String(err));
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return ApplicationFailure.create({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Policy } from '../policy/types.js';
 import type { Effect } from '../workflow-safe/types.js';
 
 /** What a tool handler gets besides its arguments. */
@@ -12,6 +13,8 @@ export interface ToolContext {
   fencingTokens: Record<string, number>;
   signal: AbortSignal;
   heartbeat(details?: unknown): void;
+  /** The worker's policy (read-only): e.g. the shell's sandbox settings. */
+  policy: Readonly<Policy>;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

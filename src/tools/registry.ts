@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import type { PlannedCall, RejectedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
 import type { ToolSpec } from '../protocols/types.js';
+import { decide, defaultPolicy, type Policy } from '../policy/index.js';
 import type { ToolContext, ToolDefinition } from './define-tool.js';
-import { truncateForModel } from './truncate.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -35,16 +37,25 @@ export interface CallToPrepare {
 /** The worker's tools: their schemas for the model, validation, classification and execution. */
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
+  /** Decides every call: allow, deny (the model reads why) or ask (a person decides). */
+  readonly policy: Policy;
 
-  constructor(tools: ToolDefinition<any>[]) {
+  constructor(tools: ToolDefinition<any>[], policy: Policy = defaultPolicy()) {
+    this.policy = policy;
     for (const t of tools) {
       if (this.#tools.has(t.name)) throw new Error(`Tool '${t.name}' is defined twice.`);
       this.#tools.set(t.name, t);
     }
+    const unknown = policy.disabled.filter((n) => !this.#tools.has(n));
+    if (unknown.length)
+      throw new Error(
+        `The policy (${policy.source}) disables tools this worker does not have: ${unknown.join(', ')}. Tools: ${[...this.#tools.keys()].join(', ')}.`,
+      );
   }
 
+  /** The tools this worker offers (those its policy disables are not offered). */
   names(): string[] {
-    return [...this.#tools.keys()];
+    return this.#select().map((t) => t.name);
   }
 
   get(name: string): ToolDefinition | undefined {
@@ -97,6 +108,8 @@ export class ToolRegistry {
     const reject = (rejected: string): RejectedCall => ({ ...base, rejected });
     const tool = this.#tools.get(name);
     const allowed = this.#select(only).map((t) => t.name);
+    if (tool && this.policy.disabled.includes(name))
+      return reject(`Tool '${name}' is disabled on this worker by its policy. Available tools: ${allowed.join(', ')}.`);
     if (!tool || !allowed.includes(name))
       return reject(`Unknown tool '${name}'. Available tools: ${allowed.join(', ')}.`);
     let json: unknown;
@@ -115,34 +128,67 @@ export class ToolRegistry {
     } catch (err) {
       return reject(`Cannot run '${name}': ${(err as Error).message}`);
     }
+    const policy = decide(this.policy, {
+      name,
+      effect: tool.effect,
+      args: parsed.data,
+      needsApproval: tool.needsApproval ?? false,
+      workspace: await realpath(workspace).catch(() => path.resolve(workspace)),
+    });
+    if (policy.decision === 'deny')
+      return {
+        ...reject(
+          `Denied by policy (rule ${policy.rule})${policy.reason ? `: ${policy.reason}` : ''}. The call did not run; do it another way or ask the user.`,
+        ),
+        policy,
+      };
     // The call carries the arguments as sent (plain JSON, as history stores them); the handler
     // gets the schema's output of them, so transforms and coercions apply exactly once, there.
     return {
       ...base,
+      policy,
       args: json,
       argsHash: argsHash(name, JSON.stringify(json)),
       effect: tool.effect,
       resources: [...new Set(resources)].sort(),
       idempotent: tool.idempotent ?? tool.effect === 'read',
       timeoutMs: tool.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      needsApproval: tool.needsApproval ?? false,
+      needsApproval: policy.decision === 'ask',
     };
   }
 
-  /** Runs a prepared call. Handler failures become an error result the model reads; never throws for them. */
+  /**
+   * Runs a prepared call. Handler failures become an error result the model reads; never throws for
+   * them. The output is whole: the caller redacts it, then cuts it for the model (in that order, so
+   * that a cut never splits a secret into pieces the redactor no longer recognises).
+   */
   async execute(call: { id: string; name: string; args?: unknown }, ctx: ToolContext): Promise<ToolResult> {
     const startedAt = Date.now();
     const done = (output: string, isError: boolean): ToolResult => ({
       callId: call.id,
-      output: truncateForModel(output),
+      output,
       isError,
       startedAt,
       endedAt: Date.now(),
     });
     const tool = this.#tools.get(call.name);
-    if (!tool) return done(`Unknown tool '${call.name}'. Available tools: ${this.names().join(', ')}.`, true);
+    if (!tool || this.policy.disabled.includes(call.name))
+      return done(`Unknown tool '${call.name}'. Available tools: ${this.names().join(', ')}.`, true);
     const parsed = tool.input.safeParse(call.args ?? {});
     if (!parsed.success) return done(`Invalid arguments for '${call.name}': ${formatZodIssues(parsed.error)}.`, true);
+    // The worker that runs a call applies its own policy too (it may not be the one that planned it).
+    const verdict = decide(this.policy, {
+      name: call.name,
+      effect: tool.effect,
+      args: parsed.data,
+      needsApproval: false,
+      workspace: await realpath(ctx.workspace).catch(() => path.resolve(ctx.workspace)),
+    });
+    if (verdict.decision === 'deny')
+      return done(
+        `Denied by this worker's policy (rule ${verdict.rule})${verdict.reason ? `: ${verdict.reason}` : ''}. The call did not run.`,
+        true,
+      );
     try {
       return done(await tool.execute(parsed.data, ctx), false);
     } catch (err) {
@@ -156,7 +202,7 @@ export class ToolRegistry {
   }
 
   #select(only?: string[]): ToolDefinition[] {
-    const all = [...this.#tools.values()];
+    const all = [...this.#tools.values()].filter((t) => !this.policy.disabled.includes(t.name));
     return only ? all.filter((t) => only.includes(t.name)) : all;
   }
 }

@@ -4,6 +4,8 @@ import { createActivities } from '../../activities/index.js';
 import { makeRedactor, type Redactor } from '../audit/redact.js';
 import type { ModelConfig } from '../config.js';
 import { ContentStore } from '../content/store.js';
+import { defaultPolicy, type Policy } from '../policy/index.js';
+import { bubblewrapStatus, NOT_CONTAINED } from '../tools/shell/sandbox.js';
 import { ensureSearchAttributes } from '../temporal/search-attributes.js';
 import { builtinTools } from '../tools/builtins/index.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
@@ -22,17 +24,43 @@ export interface AgentActivityOptions {
   store?: ContentStore;
   /** Applied to everything the activities return; the default secret redactor when absent. */
   redact?: Redactor;
+  /** Decides every call (allow, deny, ask) and sets up the shell's sandbox; the built-in default when absent. */
+  policy?: Policy;
+  /** Where warnings about this worker's setup go (an uncontained shell); console.warn when absent. */
+  warn?: (message: string) => void;
 }
 
 /** Our activities, for a worker of your own (or use {@link agentPlugin}). */
 export function createAgentActivities(o: AgentActivityOptions) {
+  const registry = new ToolRegistry(o.tools ?? builtinTools, o.policy ?? defaultPolicy());
+  checkShellContainment(registry, o.warn ?? ((m) => console.warn(m)));
   return createActivities({
     model: o.model,
     client: o.client,
-    registry: new ToolRegistry(o.tools ?? builtinTools),
+    registry,
     redact: o.redact ?? makeRedactor(),
     store: o.store ?? new ContentStore(),
   });
+}
+
+/**
+ * A worker whose policy demands the shell sandbox refuses to start without it; one that would
+ * run the shell uncontained says so loudly (each such call's result says it too).
+ */
+function checkShellContainment(registry: ToolRegistry, warn: (m: string) => void): void {
+  const shell = registry.policy.shell;
+  if (!registry.names().includes('shell') || shell.sandbox === 'none') {
+    if (registry.names().includes('shell'))
+      warn(
+        `WARNING: shell is ${NOT_CONTAINED.split(' (')[0]} (policy ${registry.policy.source} turns the sandbox off).`,
+      );
+    return;
+  }
+  const bw = bubblewrapStatus();
+  if (bw.ok) return;
+  if (shell.sandbox === 'bwrap')
+    throw new Error(`The policy (${registry.policy.source}) requires the shell sandbox, but ${bw.why}.`);
+  warn(`WARNING: shell is ${NOT_CONTAINED}; ${bw.why}.`);
 }
 
 /**

@@ -32,6 +32,14 @@ export interface ConversationRef {
   count: number;
 }
 
+/** A policy's decision on one call and the rule that made it (see src/policy/). */
+export interface PolicyVerdict {
+  decision: 'allow' | 'deny' | 'ask';
+  /** `danger:<check>`, a policy file rule's name (or `file:line`), `starter:<pattern>`, or `default:<why>`. */
+  rule: string;
+  reason?: string;
+}
+
 /** What every call the model asked for carries, whether it will run or not. */
 interface CallBase {
   /** The call's id within its job, unique (step and position): it keys results, approvals, locks and the audit. */
@@ -44,6 +52,8 @@ interface CallBase {
   /** How the model wrote the call, and (text protocols) the exact text of it. */
   format: ToolFormat;
   rawText?: string;
+  /** The worker's policy decision (absent in histories from before policies, and for calls that failed validation). */
+  policy?: PolicyVerdict;
 }
 
 /** A call that passed every check: validated and classified, ready to schedule. */
@@ -242,6 +252,8 @@ export interface PendingApproval {
   argsHash: string;
   requestedAt: number;
   timeoutAt: number;
+  /** The policy rule that asked for the decision, when a policy did. */
+  policy?: PolicyVerdict;
 }
 
 export interface ApprovalDecision {

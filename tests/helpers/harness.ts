@@ -11,6 +11,7 @@ import type { ToolDefinition } from '../../src/tools/define-tool.js';
 import type { TurnInput } from '../../src/workflow-safe/types.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
 import { ContentStore } from '../../src/content/store.js';
+import { defaultPolicy, type Policy } from '../../src/policy/index.js';
 import { installRuntime } from '../../src/worker/runtime.js';
 
 export function temporalAddress(): string {
@@ -46,6 +47,8 @@ export async function startHarness(o: {
   modelTimeoutMs?: number;
   /** A content store folder of its own (each worker gets a fresh store on it: a cold cache). */
   contentDir?: string;
+  /** The worker's policy; the built-in default when absent. */
+  policy?: Policy;
 }): Promise<Harness> {
   const address = temporalAddress();
   installRuntime('ERROR');
@@ -67,6 +70,8 @@ export async function startHarness(o: {
       },
       tools: o.tools ?? builtinTools,
       ...(o.contentDir ? { store: new ContentStore(o.contentDir) } : {}),
+      ...(o.policy ? { policy: o.policy } : {}),
+      warn: () => {},
     });
     return { worker: w, running: w.run() };
   };
@@ -101,6 +106,16 @@ export async function startHarness(o: {
   };
 }
 
+/** A policy that allows every shell command (the dangerous-command check still applies). */
+export function shellAllowed(): Policy {
+  const p = defaultPolicy();
+  return {
+    ...p,
+    source: 'test',
+    rules: [{ name: 'test:any-shell', tools: ['shell'], commands: ['*'], decision: 'allow' }],
+  };
+}
+
 /** The messages of the n-th (0-based) model request the scripted server saw. */
 export function requestMessages(model: ScriptedModel, n: number) {
   const r = model.requests.filter((q) => q.status === 200)[n];
@@ -117,4 +132,5 @@ export const toolContext = (workspace = tempDir()) => ({
   fencingTokens: {},
   signal: new AbortController().signal,
   heartbeat: () => {},
+  policy: defaultPolicy(),
 });

@@ -129,7 +129,7 @@ describe('approvals', () => {
       assert.match(timeline, /publish \{"path":"release.md","text":"v1.0"\} {2}approved by alice \(release day\)/);
       assert.match(
         timeline,
-        /✗ publish \{"path":"secrets.md","text":"oops"\} {2}denied by bob \(not public\): not run/,
+        /✗ publish \{"path":"secrets.md","text":"oops"\} {2}denied by bob \(not public\) {2}policy ask \[default:tool-needs-approval\]: not run/,
       );
     } finally {
       await h.close();

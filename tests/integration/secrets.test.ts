@@ -6,7 +6,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { fileResource } from '../../src/tools/workspace.js';
 import { lockWorkflowId } from '../../src/workflow-safe/lock-types.js';
 import { dagent } from '../helpers/cli.js';
-import { startHarness } from '../helpers/harness.js';
+import { shellAllowed, startHarness } from '../helpers/harness.js';
 
 /** Everything a history holds as text: its JSON, plus every payload decoded from base64. */
 function historyText(json: string): string {
@@ -26,6 +26,7 @@ describe('secrets', () => {
   it('a key set in the environment never appears in any history, even when the model and the tools see it', async () => {
     process.env.OPENAI_API_KEY = SECRET;
     const h = await startHarness({
+      policy: shellAllowed(),
       scenario: {
         name: 'leaky',
         steps: [

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
+import { makeRedactor } from '../../src/audit/redact.js';
 import { classifyModelError } from '../../src/llm/classify-error.js';
 import { startScriptedModel, type ScriptedModel } from '../../src/scripted-model/server.js';
 
@@ -11,6 +12,11 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
       handler: ({ body }) => {
         const [code, told] = String(body.messages[0]!.content).split(' ');
         const status = Number(code);
+        if (code === 'echo')
+          return {
+            faults: [{ status: 401, message: `Incorrect API key provided: ${told}. You can find your API key at …` }],
+            reply: { content: 'ok' },
+          };
         if (status === 1) return { faults: [{ delayMs: 2_000 }], reply: { content: 'late' } };
         return {
           faults: [{ status, retryAfter: 7, ...(told ? { shouldRetry: told === 'true' } : {}) }],
@@ -21,12 +27,12 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
   });
   after(() => m.close());
 
-  const failWith = async (content: string, timeout = 5_000) => {
+  const failWith = async (content: string, timeout = 5_000, redact?: (t: string) => string) => {
     const client = new OpenAI({ baseURL: m.url, apiKey: 'k', maxRetries: 0, timeout });
     try {
       await client.chat.completions.create({ model: 'x', messages: [{ role: 'user', content }] });
     } catch (err) {
-      return classifyModelError(err, m.url);
+      return classifyModelError(err, m.url, redact);
     }
     throw new Error('expected a failure');
   };
@@ -34,6 +40,15 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
   it('retries 429 after the time retry-after gives', async () => {
     const f = await failWith('429');
     assert.deepEqual([f.type, f.nonRetryable, f.nextRetryDelay], ['ModelRateLimited', false, 7000]);
+  });
+
+  it('a 401 body that echoes the key is redacted in the message and in its cause (both reach history)', async () => {
+    const key = 'sk-proj-EchoedBackByTheProvider0123456789';
+    const f = await failWith(`echo ${key}`, 5_000, makeRedactor({ OPENAI_API_KEY: key }));
+    assert.equal(f.type, 'ModelAuthentication');
+    assert.match(f.message, /Incorrect API key provided: \[REDACTED:OPENAI_API_KEY\]/);
+    assert.ok(!f.message.includes(key) && !String(f.cause?.message).includes(key), f.cause?.message);
+    assert.ok(!JSON.stringify(f.cause).includes(key));
   });
 
   it('retries 5xx', async () => {
@@ -60,8 +75,10 @@ describe('classifyModelError, on real HTTP errors from the scripted server', () 
     it(`retries ${status}, keeping the provider's error as the cause`, async () => {
       const f = await failWith(String(status));
       assert.equal(f.nonRetryable, false);
-      assert.ok(f.cause instanceof OpenAI.APIError, 'the original error is the cause');
-      assert.equal((f.cause as InstanceType<typeof OpenAI.APIError>).status, status);
+      // The provider's error, redacted: its class name and message (which carries the status).
+      assert.match(f.cause?.name ?? '', /Error$/);
+      assert.notEqual(f.cause?.name, 'Error');
+      assert.match(f.cause?.message ?? '', new RegExp(`^${status} `));
     });
   }
 

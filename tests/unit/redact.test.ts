@@ -57,4 +57,35 @@ describe('makeRedactor', () => {
   it('redacts a private key whose END line is missing', () => {
     assert.equal(redact('-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA75\nabc'), '[REDACTED]');
   });
+
+  it('hides JWTs, bearer tokens, Stripe, GCP, GitHub, GitLab, npm and Slack formats, and URL passwords', () => {
+    const cases: Array<[string, string]> = [
+      [
+        'jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c end',
+        'jwt [REDACTED] end',
+      ],
+      ['Authorization: Bearer abcDEF123456ghiJKL789', 'Authorization: Bearer [REDACTED]'],
+      ['github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN', '[REDACTED]'],
+      ['stripe sk_live_51HqLyjWDarjtT1zdp7dcXYZ0123', 'stripe [REDACTED]'],
+      ['rk_test_51HqLyjWDarjtT1zdp7dc', '[REDACTED]'],
+      ['gcp AIzaSyA1234567890abcdefghijklmnopqrstuv', 'gcp [REDACTED]'],
+      ['npm_abcdefghijklmnopqrstuvwxyz0123456789', '[REDACTED]'],
+      ['glpat-abcdefghijklmnopqrst', '[REDACTED]'],
+      ['hook https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX', 'hook [REDACTED]'],
+      ['postgres://app:s3cr3t-pw@db.internal:5432/prod', 'postgres://app:[REDACTED]@db.internal:5432/prod'],
+      ['{"api_key": "Zx81kLmNoPqRsTu"}', '{"api_key": "[REDACTED]"}'],
+      [
+        '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBg\\nkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"}',
+        '{"private_key": "[REDACTED]\\n"}',
+      ],
+    ];
+    for (const [text, want] of cases) assert.equal(redact(text), want, text);
+  });
+
+  it('hides a secret value split across lines or string pieces', () => {
+    const r = makeRedactor({ SERVICE_TOKEN: 'tok0123456789abcdefXYZ' });
+    assert.equal(r('a = "tok0123456" +\n    "789abcdefXYZ";'), 'a = "[REDACTED:SERVICE_TOKEN]";');
+    assert.equal(r('tok0123456789\nabcdefXYZ'), '[REDACTED:SERVICE_TOKEN]');
+    assert.equal(r('tok0123 is not the token'), 'tok0123 is not the token');
+  });
 });

@@ -76,6 +76,8 @@ export function registerControl(program: Command): void {
           else {
             for (const r of rows) {
               out(`${r.jobId}  ${r.callId}  ${r.name} ${JSON.stringify(r.args)}`);
+              if (r.policy)
+                out(`    asked by policy rule ${r.policy.rule}${r.policy.reason ? `: ${r.policy.reason}` : ''}`);
               out(
                 `    waiting since ${new Date(r.requestedAt).toISOString()}, denied at ${new Date(r.timeoutAt).toISOString()} unless decided; args hash ${r.argsHash.slice(0, 16)}…`,
               );

@@ -1,4 +1,4 @@
-import { modelConfigFromEnv, workerSettingsFromEnv, type LogLevelName } from '../../config.js';
+import { modelConfigFromEnv, policyFromEnv, workerSettingsFromEnv, type LogLevelName } from '../../config.js';
 import { embeddedFiles, hasRecentPoller, type Temporal } from '../../temporal/connect.js';
 import { liveProcess } from '../../temporal/pid-file.js';
 import { builtinTools } from '../../tools/builtins/index.js';
@@ -65,6 +65,8 @@ export async function startCommandWorker(
       taskQueue: o.taskQueue,
       model: model.config,
       tools: await workerTools(),
+      policy: policyFromEnv(),
+      warn: note,
       shutdownGraceTime: DRAIN_MS,
       ...(workflowBundle ? { workflowBundle } : {}),
     });
