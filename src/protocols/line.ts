@@ -2,7 +2,7 @@ import { positional } from './text/args.js';
 import { maskFences } from './text/fences.js';
 import { findBracketEnd } from './text/json-scan.js';
 import { parseLiteralAt, parseObject } from './text/literal.js';
-import { stripThinking } from './text/think.js';
+import { blankThinking, type NextCall } from './text/think.js';
 import { buildInstructions } from './instructions.js';
 import type { ParseResult, Protocol, ToolSpec } from './types.js';
 
@@ -42,13 +42,29 @@ function argList(src: string, tool: ToolSpec | undefined): { args: Record<string
   return p.ok ? { args: { ...p.args, ...named } } : { error: p.error };
 }
 
+const lineEnd = (src: string, from: number) => {
+  const eol = src.indexOf('\n', from);
+  return eol < 0 ? src.length : eol;
+};
+
+/** The next `tool_call NAME(…)` and its parenthesised arguments (to the end of its line when unclosed). */
+const nextLineCall: NextCall = (src, from) => {
+  const re = new RegExp(CALL.source, 'gm');
+  re.lastIndex = from;
+  const m = re.exec(src);
+  if (!m) return null;
+  const open = m.index + m[0].length - 1;
+  const close = m[2] ? findBracketEnd(src, open) : -1;
+  return { start: m.index, end: close > 0 ? close : lineEnd(src, open) };
+};
+
 /** One call per line: `tool_call NAME(key=value, …)` or `tool_call NAME({json})`. */
 export const lineProtocol: Protocol = {
   format: 'line',
   parse(text, tools) {
     const out: ParseResult = { calls: [], problems: [] };
-    const original = stripThinking(text);
-    const src = maskFences(original);
+    const original = text;
+    const src = blankThinking(maskFences(text), nextLineCall);
     for (const m of src.matchAll(CALL)) {
       const name = m[1]!;
       if (!m[2]) {

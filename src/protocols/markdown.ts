@@ -1,6 +1,6 @@
 import { argsFromTagAndBody, tagAndBodyOf } from './text/args.js';
-import { fenceFor, scanFences } from './text/fences.js';
-import { stripThinking } from './text/think.js';
+import { fenceFor, firstFence, scanFences } from './text/fences.js';
+import { blankThinking, type NextCall } from './text/think.js';
 import { buildInstructions } from './instructions.js';
 import type { ParseResult, Protocol, ToolSpec } from './types.js';
 
@@ -21,12 +21,18 @@ function looksLikeToolName(tag: string, tools: ToolSpec[]): boolean {
   return tag.includes('_') || tools.some((t) => t.name.length >= 5 && distance(tag.toLowerCase(), t.name) <= 2);
 }
 
+/** The next fenced block: a block is a call's whole text (its body may hold `<thinking>`). */
+const nextFence: NextCall = (src, from) => {
+  const f = firstFence(src, from);
+  return f ? { start: f.start, end: f.end } : null;
+};
+
 /** gptme-style: a fenced code block whose language tag names the tool; the rest of the tag and the body are its arguments. */
 export const markdownProtocol: Protocol = {
   format: 'markdown',
   parse(text, tools) {
     const out: ParseResult = { calls: [], problems: [] };
-    for (const f of scanFences(stripThinking(text))) {
+    for (const f of scanFences(blankThinking(text, nextFence))) {
       const [name = '', ...restWords] = f.info.split(/\s+/);
       const tool = tools.find((t) => t.name === name);
       if (!tool) {

@@ -1,7 +1,7 @@
 import { maskFences } from './text/fences.js';
 import { findBracketEnd } from './text/json-scan.js';
 import { parseObject } from './text/literal.js';
-import { stripThinking } from './text/think.js';
+import { blankThinking, type NextCall } from './text/think.js';
 import { buildInstructions } from './instructions.js';
 import type { ParseResult, Protocol, ToolSpec } from './types.js';
 
@@ -32,13 +32,25 @@ function inputArgs(
   };
 }
 
+/** The next `Action Input:` value: a JSON object to its closing brace, or the rest of its line. */
+const nextInput: NextCall = (src, from) => {
+  const re = new RegExp(INPUT.source, 'gm');
+  re.lastIndex = from;
+  const m = re.exec(src);
+  if (!m) return null;
+  const v = m.index + m[0].length;
+  const close = src[v] === '{' ? findBracketEnd(src, v) : -1;
+  const eol = src.indexOf('\n', v);
+  return { start: m.index, end: close > 0 ? close : eol < 0 ? src.length : eol };
+};
+
 /** Thought / Action / Action Input lines; the result returns as `Observation:`; `Final Answer:` ends. */
 export const reactProtocol: Protocol = {
   format: 'react',
   parse(text, tools) {
     const out: ParseResult = { calls: [], problems: [] };
-    const original = stripThinking(text);
-    let src = maskFences(original);
+    const original = text;
+    let src = blankThinking(maskFences(text), nextInput);
     const firstAction = src.search(/^[ \t]*Action[ \t]*:/m);
     if (firstAction >= 0) {
       // The model sometimes writes the observation itself: nothing after it is real.

@@ -1,18 +1,21 @@
 import { argsFromTagAndBody, coerceField, positional } from './text/args.js';
-import { maskFences } from './text/fences.js';
+import { firstFence } from './text/fences.js';
 import { parseLiteral } from './text/literal.js';
-import { stripThinking } from './text/think.js';
+import { blankOutsideCalls, earliest, nextThinking, type NextCall, type NextSpan } from './text/think.js';
 import { buildInstructions } from './instructions.js';
 import type { ParseResult, Protocol, TextCall, ToolSpec } from './types.js';
 
 const unescape = (s: string) =>
   s
+    .replace(/&#13;/g, '\r')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&apos;/g, "'")
     .replace(/&amp;/g, '&');
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+// A carriage return is written as `&#13;`: raw, it would be taken for part of a line ending.
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 /** Drops the one newline that pretty-printing puts after an opening tag and before a closing one. */
 const trimNewlines = (s: string) => s.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
 
@@ -78,13 +81,30 @@ function parseToolUse(inner: string, tools: ToolSpec[]): { call?: Omit<TextCall,
   return tb.ok ? { call: { name, args: { ...args, ...tb.args } } } : { error: tb.error };
 }
 
+/** The next `<function_calls>` or `<tool-use>` block, to its end tag (or the end of the reply). */
+const nextBlock: NextCall = (src, from) => {
+  const re = /<(function_calls|tool-use)>/g;
+  re.lastIndex = from;
+  const m = re.exec(src);
+  if (!m) return null;
+  const close = src.indexOf(`</${m[1]}>`, m.index);
+  return { start: m.index, end: close < 0 ? src.length : close + m[1]!.length + 3 };
+};
+
+/** A fenced example block (outside calls it is text, never a call). */
+const nextFenceSpan: NextSpan = (src, from) => {
+  const f = firstFence(src, from);
+  return f ? { start: f.start, end: f.end } : null;
+};
+
 /** `<function_calls><invoke name><parameter name>` and `<tool-use><NAME>…</NAME></tool-use>`. */
 export const xmlProtocol: Protocol = {
   format: 'xml',
   parse(text, tools) {
     const out: ParseResult = { calls: [], problems: [] };
-    const original = stripThinking(text);
-    const src = maskFences(original);
+    const original = text;
+    // Thinking and fenced examples outside call blocks are text; inside a parameter they are its value.
+    const src = blankOutsideCalls(text, nextBlock, earliest(nextThinking, nextFenceSpan));
     const blocks = /<function_calls>([\s\S]*?)(<\/function_calls>|$)|<tool-use>([\s\S]*?)(<\/tool-use>|$)/g;
     for (const b of src.matchAll(blocks)) {
       const raw = original.slice(b.index, b.index + b[0].length);

@@ -13,22 +13,47 @@ export interface Fence {
 
 const OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
+// The last text split into lines, so that repeated scans of one reply (from later and later
+// offsets) do not split it again.
+let lastText: string | undefined;
+let lastLines: { lines: string[]; offsets: number[] } = { lines: [], offsets: [] };
+function linesOf(text: string): { lines: string[]; offsets: number[] } {
+  if (text !== lastText) {
+    const lines = text.split('\n');
+    const offsets: number[] = [];
+    let at = 0;
+    for (const l of lines) {
+      offsets.push(at);
+      at += l.length + 1;
+    }
+    lastText = text;
+    lastLines = { lines, offsets };
+  }
+  return lastLines;
+}
+
+/** The index of the first line starting at or after `from` (binary search). */
+function firstLineAtOrAfter(offsets: number[], from: number): number {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsets[mid]! < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Finds the top-level fenced blocks. A block closes only on a bare fence of its own length;
  * inside it, a fence of that length with a tag opens a nested block and shorter or longer fences
  * are content; a close glued to a new opening (` `````` `` python`) is split in two. An
  * unterminated block is reported with `closed: false` and never taken as complete.
  */
-export function scanFences(text: string): Fence[] {
-  const lines = text.split('\n');
-  const offsets: number[] = [];
-  let at = 0;
-  for (const l of lines) {
-    offsets.push(at);
-    at += l.length + 1;
-  }
+export function scanFences(text: string, from = 0, limit = Infinity): Fence[] {
+  const { lines, offsets } = linesOf(text);
+  let i = firstLineAtOrAfter(offsets, from);
   const fences: Fence[] = [];
-  let i = 0;
   let carried: string | undefined; // the opening half of a glued close+open line
   while (i < lines.length) {
     const line = carried ?? lines[i]!;
@@ -81,10 +106,15 @@ export function scanFences(text: string): Fence[] {
       end,
       raw: text.slice(lineStart, end),
     });
-    if (!closed) break;
+    if (!closed || fences.length >= limit) break;
     i = carried !== undefined ? closedAt : closedAt + 1;
   }
   return fences;
+}
+
+/** The first fenced block on a line that starts at or after `from`. */
+export function firstFence(text: string, from: number): Fence | undefined {
+  return scanFences(text, from, 1)[0];
 }
 
 /** The text with every fenced block blanked out (same length), so call syntax inside examples is ignored. */
