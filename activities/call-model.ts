@@ -59,7 +59,7 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const parsed =
       format === 'native'
         ? await nativeReplyToStep(clean, req, registry)
-        : await textReplyToStep(clean.content ?? '', format, req, registry);
+        : await textReplyToStep(clean.content ?? '', format, req, registry, choice.finish_reason === 'length');
     const usage = completion.usage;
     const reply = await shrinkReply(store, {
       ...capCalls(parsed),

@@ -55,21 +55,35 @@ export async function textReplyToStep(
   format: TextFormat,
   req: ModelRequest,
   registry: ToolRegistry,
+  /** The provider stopped the reply at its token limit (finish_reason `length`). */
+  cutOff = false,
 ): Promise<Pick<ModelReply, 'assistantMessage' | 'calls' | 'final'>> {
   const protocol = protocolFor(format);
   const specs = registry.toolSpecs(req.tools);
   const parsed = protocol.parse(text, specs);
   const calls: PlannedCall[] = await Promise.all(
     parsed.calls.map((c, i) =>
-      registry.prepareCall({
-        id: `${format}_${req.step}_${i + 1}`,
-        name: c.name,
-        rawArguments: JSON.stringify(c.args),
-        workspace: req.workspace,
-        only: req.tools,
-        format,
-        rawText: c.raw,
-      }),
+      cutOff
+        ? {
+            id: `${format}_${req.step}_${i + 1}`,
+            name: c.name,
+            rawArguments: JSON.stringify(c.args),
+            format,
+            rawText: c.raw,
+            // A text call in a cut-off reply may itself be cut short (a block that looked closed,
+            // a file missing its end): never run it.
+            rejected:
+              'Your reply was cut off at the token limit, so this call may be incomplete: it did not run. Send it again in a shorter reply.',
+          }
+        : registry.prepareCall({
+            id: `${format}_${req.step}_${i + 1}`,
+            name: c.name,
+            rawArguments: JSON.stringify(c.args),
+            workspace: req.workspace,
+            only: req.tools,
+            format,
+            rawText: c.raw,
+          }),
     ),
   );
   const example = specs[0]

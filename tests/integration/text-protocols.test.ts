@@ -122,3 +122,31 @@ describe('tool calls in plain text, end to end', () => {
     });
   }
 });
+
+describe('a text reply cut off at the token limit', () => {
+  it('runs none of its calls (a block that looks closed may be cut short) and tells the model why', async () => {
+    const h = await startHarness({
+      scenario: {
+        name: 'cut-off',
+        steps: [
+          {
+            reply: {
+              content: '```write_file doc.md\n# Doc\n```\ncode',
+              finishReason: 'length',
+            },
+          },
+          { reply: { content: 'ok' } },
+        ],
+      },
+    });
+    try {
+      const handle = await h.start({ toolFormat: 'markdown' });
+      await handle.result();
+      assert.ok(!existsSync(path.join(h.workspace, 'doc.md')), 'the cut-off write did not run');
+      const second = JSON.stringify(h.model.requests.filter((r) => r.status === 200)[1]!.body.messages);
+      assert.match(second, /cut off at the token limit, so this call may be incomplete: it did not run/);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -104,3 +104,76 @@ describe('markdown protocol parser', () => {
   ]);
   roundTrip(markdownProtocol);
 });
+
+// What gptme's parser reads (its codeblock.py rules), written as our own cases.
+describe('markdown: parity with gptme’s fence rules', () => {
+  const F = '```';
+  corpus(markdownProtocol, [
+    {
+      name: 'a markdown document with bare (untagged) nested blocks, several in a row',
+      text: `Writing the README.\n\n${F}write_file README.md\n# App\n\nInstall:\n\n${F}\nnpm install\n${F}\n\nRun:\n\n${F}\nnode app.js\n${F}\n\nDone!\n${F}\n\nThat is all.`,
+      calls: [
+        [
+          'write_file',
+          {
+            path: 'README.md',
+            content: `# App\n\nInstall:\n\n${F}\nnpm install\n${F}\n\nRun:\n\n${F}\nnode app.js\n${F}\n\nDone!`,
+          },
+        ],
+      ],
+    },
+    {
+      name: 'a bare nested block right after text, and text right after it',
+      text: `${F}write_file entry.md\n# Entry\n**Format:**\n${F}\nkey: value\n${F}\n\nDone!\n${F}`,
+      calls: [['write_file', { path: 'entry.md', content: `# Entry\n**Format:**\n${F}\nkey: value\n${F}\n\nDone!` }]],
+    },
+    {
+      name: 'a nested block with the same tag as the outer one',
+      text: `${F}write_file guide.md\nTo save a file, write:\n${F}write_file other.md\nhello\n${F}\nThat's it.\n${F}`,
+      calls: [
+        [
+          'write_file',
+          { path: 'guide.md', content: `To save a file, write:\n${F}write_file other.md\nhello\n${F}\nThat's it.` },
+        ],
+      ],
+    },
+    {
+      name: 'CRLF line endings',
+      text: `Here:\r\n${F}shell\r\nls -la\r\n${F}\r\n`,
+      calls: [['shell', { command: 'ls -la\r' }]],
+    },
+    {
+      name: 'lone-CR line endings',
+      text: `Here:\r${F}shell\rls -la\r${F}\r`,
+      calls: [['shell', { command: 'ls -la' }]],
+    },
+    {
+      name: 'a ```thinking block (with a call in it) before the real call',
+      text: `${F}thinking\nI could run:\n${F}shell\nrm -rf build\n${F}\nbut reading is enough.\n${F}\n\n${F}read_file a.txt\n${F}`,
+      calls: [['read_file', { path: 'a.txt' }]],
+    },
+    {
+      name: 'a <thinking> section with its closing tag (and an unclosed block in it) before the real call',
+      text: `<thinking>\nmaybe ${F}shell\nrm -rf x\n</thinking>\n${F}read_file a.txt\n${F}`,
+      calls: [['read_file', { path: 'a.txt' }]],
+    },
+    {
+      name: 'two fences glued on one line: a close and the next opening',
+      text: `${F}read_file a.txt\n${F}${F}read_file b.txt\n${F}`,
+      calls: [
+        ['read_file', { path: 'a.txt' }],
+        ['read_file', { path: 'b.txt' }],
+      ],
+    },
+    {
+      name: 'an unterminated block does not run',
+      text: `${F}write_file a.txt\nhalf of the file`,
+      problems: [/not closed/],
+    },
+    {
+      name: 'an unterminated document with a bare nested block does not run',
+      text: `${F}write_file doc.md\n# Doc\n${F}\ncode\n${F}`,
+      problems: [/not closed/],
+    },
+  ]);
+});

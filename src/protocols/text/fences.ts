@@ -11,23 +11,35 @@ export interface Fence {
   raw: string;
 }
 
-const OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+// `[^\n]*`, not `.*`: a CRLF line ends in a CR, which `.` does not match.
+const OPEN = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/;
 
 // The last text split into lines, so that repeated scans of one reply (from later and later
 // offsets) do not split it again.
+interface Lines {
+  lines: string[];
+  offsets: number[];
+  /** The index of the last line that starts with a fence, per fence character. */
+  lastFence: { '`': number; '~': number };
+}
 let lastText: string | undefined;
-let lastLines: { lines: string[]; offsets: number[] } = { lines: [], offsets: [] };
-function linesOf(text: string): { lines: string[]; offsets: number[] } {
+let lastLines: Lines = { lines: [], offsets: [], lastFence: { '`': -1, '~': -1 } };
+function linesOf(text: string): Lines {
   if (text !== lastText) {
-    const lines = text.split('\n');
+    // A reply written with lone CR line endings (no LF anywhere) is split on CR; otherwise a CR is
+    // text (a CRLF line keeps its CR, which fence tests ignore as trailing space).
+    const lines = !text.includes('\n') && text.includes('\r') ? text.split('\r') : text.split('\n');
     const offsets: number[] = [];
+    const lastFence = { '`': -1, '~': -1 };
     let at = 0;
-    for (const l of lines) {
+    lines.forEach((l, i) => {
       offsets.push(at);
       at += l.length + 1;
-    }
+      const f = /^ {0,3}(```|~~~)/.exec(l);
+      if (f) lastFence[f[1]![0] as '`' | '~'] = i;
+    });
     lastText = text;
-    lastLines = { lines, offsets };
+    lastLines = { lines, offsets, lastFence };
   }
   return lastLines;
 }
@@ -46,12 +58,26 @@ function firstLineAtOrAfter(offsets: number[], from: number): number {
 
 /**
  * Finds the top-level fenced blocks. A block closes only on a bare fence of its own length;
- * inside it, a fence of that length with a tag opens a nested block and shorter or longer fences
- * are content; a close glued to a new opening (` `````` `` python`) is split in two. An
- * unterminated block is reported with `closed: false` and never taken as complete.
+ * inside it, a fence of that length with a tag opens a nested block, and so does a bare one
+ * followed by a line of text (gptme's rule, unless that leaves the block unterminated: then it
+ * closes, as after prose right after a block, if every block then closes); shorter or longer fences are
+ * content; a close glued to a new opening (` `````` `` python`) is split in two. An unterminated
+ * block is reported with `closed: false` and never taken as complete.
  */
 export function scanFences(text: string, from = 0, limit = Infinity): Fence[] {
-  const { lines, offsets } = linesOf(text);
+  // gptme's reading first; where it leaves a block unterminated, a bare fence followed by text
+  // was a close after all (prose right after a block): read on from there with that rule.
+  // If that reading leaves a block unterminated too, the reply is ambiguous: the block stays
+  // unterminated (never run).
+  const fences = scan(text, from, limit, true);
+  const last = fences.at(-1);
+  if (!last || last.closed) return fences;
+  const strict = scan(text, last.start, limit - fences.length + 1, false);
+  return strict.at(-1)?.closed === false ? fences : [...fences.slice(0, -1), ...strict];
+}
+
+function scan(text: string, from: number, limit: number, nestBare: boolean): Fence[] {
+  const { lines, offsets, lastFence } = linesOf(text);
   let i = firstLineAtOrAfter(offsets, from);
   const fences: Fence[] = [];
   let carried: string | undefined; // the opening half of a glued close+open line
@@ -69,7 +95,7 @@ export function scanFences(text: string, from = 0, limit = Infinity): Fence[] {
     const n = marker.length;
     const bare = new RegExp(`^ {0,3}\\${ch}{${n}}\\s*$`);
     const tagged = new RegExp(`^ {0,3}\\${ch}{${n}}[^\\${ch}\\s]`);
-    const glued = new RegExp(`^( {0,3}\\${ch}{${n}})(\\${ch}{${n}}[^\\${ch}\\s].*)$`);
+    const glued = new RegExp(`^( {0,3}\\${ch}{${n}})(\\${ch}{${n}}[^\\${ch}\\s][^\\n]*)$`);
     const body: string[] = [];
     let depth = 1;
     let j = i + 1;
@@ -77,6 +103,21 @@ export function scanFences(text: string, from = 0, limit = Infinity): Fence[] {
     for (; j < lines.length; j++) {
       const l = lines[j]!;
       if (bare.test(l)) {
+        // As gptme reads it: a bare fence followed by a line of text opens a nested block (a
+        // markdown document with untagged examples) — unless no fence line follows at all, when
+        // it can only be a close (prose right after a block).
+        const next = lines[j + 1];
+        if (
+          nestBare &&
+          next !== undefined &&
+          next.trim() !== '' &&
+          !OPEN.test(next) &&
+          lastFence[ch as '`' | '~'] > j
+        ) {
+          depth++;
+          body.push(l);
+          continue;
+        }
         if (--depth === 0) {
           closedAt = j;
           break;
