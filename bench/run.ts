@@ -8,19 +8,26 @@ import { benchFanOut } from './fan-out.js';
 import { benchFloor } from './floor.js';
 import { benchLocks } from './locks.js';
 import { benchLongJob } from './long-job.js';
+import { benchParsers } from './parsers.js';
 
+const only = process.argv[2];
+if (only === 'parsers') {
+  // No server needed.
+  console.log(benchParsers());
+  process.exit(0);
+}
 const work = mkdtempSync(path.join(tmpdir(), 'dagent-bench-'));
 process.env.DAGENT_HOME ??= path.join(work, 'home');
 process.env.DAGENT_LOG_LEVEL ??= 'ERROR';
 installRuntime('ERROR');
 const server = await startEphemeralServer(work, (l) => console.error(l));
 process.env.TEMPORAL_ADDRESS = server.address;
-const only = process.argv[2];
 try {
   if (!only || only === 'floor') console.log(`${(await benchFloor()).text}\n`);
   if (!only || only === 'fan-out') console.log(`${await benchFanOut()}\n`);
   if (!only || only === 'long-job') console.log(`${await benchLongJob()}\n`);
   if (!only || only === 'locks') console.log(`${await benchLocks()}\n`);
+  if (!only) console.log(`${benchParsers()}\n`);
 } finally {
   await server.stop();
 }

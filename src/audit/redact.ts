@@ -18,10 +18,33 @@ const PATTERNS: RegExp[] = [
   /\bxapp-[0-9]-[A-Za-z0-9-]{10,}/g, // Slack app tokens
   /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g, // Slack webhooks
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs
-  // A private key block, with or without its END line (a key cut short still leaks its body), and
-  // inside JSON (a GCP service-account file), where its line breaks are `\n` escapes.
-  /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END [A-Z ]{0,40}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]{0,16384})/g,
 ];
+const KEY_BEGIN = /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----/g;
+const KEY_END = /-----END [A-Z ]{0,40}PRIVATE KEY-----/;
+const KEY_BODY = /^[A-Za-z0-9+/=\s\\]{0,16384}/;
+
+/**
+ * Private key blocks, with or without their END line (a key cut short still leaks its body), and
+ * inside JSON (a GCP service-account file), where line breaks are `\n` escapes. The END line is
+ * looked for within 16 KB of the BEGIN line only, so the work stays linear.
+ */
+function redactPrivateKeys(text: string): string {
+  if (!text.includes('PRIVATE KEY-----')) return text;
+  let out = '';
+  let at = 0;
+  KEY_BEGIN.lastIndex = 0;
+  for (let m = KEY_BEGIN.exec(text); m; m = KEY_BEGIN.exec(text)) {
+    if (m.index < at) continue;
+    const after = m.index + m[0].length;
+    const window = text.slice(after, after + 16_384);
+    const end = KEY_END.exec(window);
+    const len = end ? end.index + end[0].length : KEY_BODY.exec(window)![0].length;
+    out += `${text.slice(at, m.index)}[REDACTED]`;
+    at = after + len;
+    KEY_BEGIN.lastIndex = at;
+  }
+  return out + text.slice(at);
+}
 // `Authorization: Bearer …` and `Basic …` credentials, and the password of a URL (`postgres://u:pw@h`).
 const BEARER = /\b(Bearer|Basic|Token)(\s{1,4})[A-Za-z0-9._~+/=-]{16,}/g;
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,256}:)[^\s@/]{1,256}@/gi;
@@ -71,6 +94,7 @@ export function makeRedactor(env: Record<string, string | undefined> = process.e
     let out = text;
     for (const { name, value } of values) out = out.split(value).join(`[REDACTED:${name}]`);
     for (const { name, re } of split) if (re) out = out.replace(re, `[REDACTED:${name}]`);
+    out = redactPrivateKeys(out);
     for (const re of [...PATTERNS, ...extra]) out = out.replace(re, '[REDACTED]');
     out = out.replace(BEARER, '$1$2[REDACTED]').replace(URL_PASSWORD, '$1[REDACTED]@');
     return out.replace(ASSIGNMENT, (m, k: string, sep: string, q: string, value: string) =>
@@ -79,12 +103,16 @@ export function makeRedactor(env: Record<string, string | undefined> = process.e
   };
 }
 
+/** Deeper than this, a value is replaced by a marker (a reply nested 100 000 deep must not overflow the stack). */
+const MAX_DEPTH = 100;
+
 /** Redacts every string inside a JSON-like value. */
-export function redactValue<T>(value: T, redact: Redactor): T {
+export function redactValue<T>(value: T, redact: Redactor, depth = 0): T {
   if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact)) as T;
+  if (depth > MAX_DEPTH && value && typeof value === 'object') return '[nested too deeply]' as T;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, depth + 1)) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, redact)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, redact, depth + 1)])) as T;
   }
   return value;
 }

@@ -6,6 +6,7 @@ import { blankThinking, type NextCall } from './text/think.js';
 import { buildInstructions } from './instructions.js';
 import type { ParseResult, Protocol, ToolSpec } from './types.js';
 
+const KEY = /([A-Za-z_]\w{0,127})\s*=(?!=)\s*/y;
 const CALL = /^[ \t]*tool_call[ \t]+([A-Za-z][\w-]*)[ \t]*(\(?)/gm;
 
 /** `key=value, …` and positional values inside the parentheses, as literals (never evaluated). */
@@ -23,7 +24,8 @@ function argList(src: string, tool: ToolSpec | undefined): { args: Record<string
     while (i < src.length) {
       while (/[\s,]/.test(src[i] ?? '')) i++;
       if (i >= src.length) break;
-      const key = /^([A-Za-z_][\w]*)\s*=(?!=)\s*/.exec(src.slice(i));
+      KEY.lastIndex = i;
+      const key = KEY.exec(src);
       if (key) i += key[0].length;
       else if (Object.keys(named).length) return { error: 'a positional value follows a key=value argument' };
       const { value, end } = parseLiteralAt(src, i);
@@ -54,8 +56,9 @@ const nextLineCall: NextCall = (src, from) => {
   const m = re.exec(src);
   if (!m) return null;
   const open = m.index + m[0].length - 1;
-  const close = m[2] ? findBracketEnd(src, open) : -1;
-  return { start: m.index, end: close > 0 ? close : lineEnd(src, open) };
+  if (!m[2]) return { start: m.index, end: lineEnd(src, open) };
+  const close = findBracketEnd(src, open);
+  return { start: m.index, end: close > 0 ? close : src.length }; // unclosed: the rest is inside it
 };
 
 /** One call per line: `tool_call NAME(key=value, …)` or `tool_call NAME({json})`. */
@@ -74,8 +77,9 @@ export const lineProtocol: Protocol = {
       const open = m.index + m[0].length - 1;
       const close = findBracketEnd(src, open);
       if (close < 0) {
+        // Everything after it is inside the unclosed parentheses: no later call is real.
         out.problems.push(`The parentheses of tool_call ${name}( are never closed.`);
-        continue;
+        break;
       }
       const r = argList(
         original.slice(open + 1, close - 1),

@@ -1,6 +1,6 @@
 import { argsFromTagAndBody, tagAndBodyOf } from './text/args.js';
-import { fenceFor, firstFence, scanFences } from './text/fences.js';
-import { blankThinking, type NextCall } from './text/think.js';
+import { fenceFor, scanFences, type Fence } from './text/fences.js';
+import { blankThinking, type NextCall, type Span } from './text/think.js';
 import { buildInstructions } from './instructions.js';
 import type { ParseResult, Protocol, ToolSpec } from './types.js';
 
@@ -21,18 +21,43 @@ function looksLikeToolName(tag: string, tools: ToolSpec[]): boolean {
   return tag.includes('_') || tools.some((t) => t.name.length >= 5 && distance(tag.toLowerCase(), t.name) <= 2);
 }
 
-/** The next fenced block: a block is a call's whole text (its body may hold `<thinking>`). */
-const nextFence: NextCall = (src, from) => {
-  const f = firstFence(src, from);
-  return f ? { start: f.start, end: f.end } : null;
-};
+/** Calls among known spans: the first that starts at or after `from` (spans sorted by start). */
+const among =
+  (spans: Span[]): NextCall =>
+  (_src, from) => {
+    let lo = 0;
+    let hi = spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (spans[mid]!.start < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return spans[lo] ?? null;
+  };
+
+/**
+ * The blocks of a reply, its thinking sections outside blocks set aside: blocks are found, thinking
+ * that starts outside them is blanked, and blocks are found again (a blanked section may have held
+ * a fence), a few rounds at most, each linear.
+ */
+function blocksOf(text: string): Fence[] {
+  let src = text;
+  let fences = scanFences(src);
+  for (let round = 0; round < 3; round++) {
+    const next = blankThinking(src, among(fences.map((f) => ({ start: f.start, end: f.end }))));
+    if (next === src) break;
+    src = next;
+    fences = scanFences(src);
+  }
+  return fences;
+}
 
 /** gptme-style: a fenced code block whose language tag names the tool; the rest of the tag and the body are its arguments. */
 export const markdownProtocol: Protocol = {
   format: 'markdown',
   parse(text, tools) {
     const out: ParseResult = { calls: [], problems: [] };
-    for (const f of scanFences(blankThinking(text, nextFence))) {
+    for (const f of blocksOf(text)) {
       const [name = '', ...restWords] = f.info.split(/\s+/);
       const tool = tools.find((t) => t.name === name);
       if (!tool) {

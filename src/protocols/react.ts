@@ -9,6 +9,7 @@ const ACTION = /^[ \t]*Action[ \t]*:[ \t]*(.*)$/gm;
 const INPUT = /^[ \t]*Action[ \t]+Input[ \t]*:[ \t]*/m;
 const FINAL = /^[ \t]*Final[ \t]+Answer[ \t]*:/m;
 const OBSERVATION = /^[ \t]*Observation[ \t]*:/m;
+const NEXT_SECTION = /^[ \t]*(Action|Thought|Final[ \t]+Answer)[ \t]*:/gm;
 
 function inputArgs(
   tool: ToolSpec | undefined,
@@ -39,9 +40,12 @@ const nextInput: NextCall = (src, from) => {
   const m = re.exec(src);
   if (!m) return null;
   const v = m.index + m[0].length;
-  const close = src[v] === '{' ? findBracketEnd(src, v) : -1;
+  if (src[v] === '{') {
+    const close = findBracketEnd(src, v);
+    return { start: m.index, end: close > 0 ? close : src.length }; // unclosed: the rest is inside it
+  }
   const eol = src.indexOf('\n', v);
-  return { start: m.index, end: close > 0 ? close : eol < 0 ? src.length : eol };
+  return { start: m.index, end: eol < 0 ? src.length : eol };
 };
 
 /** Thought / Action / Action Input lines; the result returns as `Observation:`; `Final Answer:` ends. */
@@ -60,8 +64,9 @@ export const reactProtocol: Protocol = {
     for (const a of src.matchAll(ACTION)) {
       const name = a[1]!.trim();
       const after = a.index + a[0].length;
-      const next = src.slice(after).search(/^[ \t]*(Action|Thought|Final[ \t]+Answer)[ \t]*:/m);
-      const segment = src.slice(after, next >= 0 ? after + next : src.length);
+      NEXT_SECTION.lastIndex = after;
+      const next = NEXT_SECTION.exec(src);
+      const segment = src.slice(after, next ? next.index : src.length);
       const tool = tools.find((t) => t.name === name);
       const input = INPUT.exec(segment);
       if (!name) {
@@ -82,8 +87,9 @@ export const reactProtocol: Protocol = {
       if (src[valueStart] === '{') {
         valueEnd = findBracketEnd(src, valueStart);
         if (valueEnd < 0) {
+          // Everything after it is inside the unclosed object: no later Action is real.
           out.problems.push(`The Action Input of '${name}' opens a JSON object that never closes.`);
-          continue;
+          break;
         }
       } else {
         const eol = src.indexOf('\n', valueStart);

@@ -25,15 +25,48 @@ function attributes(src: string): Record<string, string> {
   return out;
 }
 
+const PARAM_OPEN = /<parameter\s+name\s*=\s*["']([^"']{1,200})["']\s*>/g;
+
+/** The `<parameter name="…">…</parameter>` elements of an invoke, in one pass. */
 function parseInvoke(name: string, inner: string, tool: ToolSpec | undefined): Record<string, unknown> | string {
   const args: Record<string, unknown> = {};
-  let rest = inner;
-  for (const m of inner.matchAll(/<parameter\s+name\s*=\s*["']([^"']+)["']\s*>([\s\S]*?)<\/parameter>/g)) {
-    args[m[1]!] = coerceField(tool, m[1]!, unescape(trimNewlines(m[2]!)));
-    rest = rest.replace(m[0], '');
+  let pos = 0;
+  PARAM_OPEN.lastIndex = 0;
+  for (let m = PARAM_OPEN.exec(inner); m; m = PARAM_OPEN.exec(inner)) {
+    const valueStart = m.index + m[0].length;
+    const close = inner.indexOf('</parameter>', valueStart);
+    if (close < 0) return `a <parameter> of '${name}' is not closed with </parameter>`;
+    args[m[1]!] = coerceField(tool, m[1]!, unescape(trimNewlines(inner.slice(valueStart, close))));
+    pos = close + '</parameter>'.length;
+    PARAM_OPEN.lastIndex = pos;
   }
-  if (/<parameter\b/.test(rest)) return `a <parameter> of '${name}' is not closed with </parameter>`;
+  if (/<parameter\b/.test(inner.slice(pos))) return `a <parameter> of '${name}' is not closed with </parameter>`;
   return args;
+}
+
+/**
+ * A `<tool-use>` body made only of `<field>value</field>` children (fields of the tool), read in
+ * one pass; null when the body is anything else.
+ */
+function childFields(body: string, tool: ToolSpec): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  const open = /\s*<([\w-]{1,64})>/y;
+  const space = /\s*/y;
+  let i = 0;
+  while (i < body.length) {
+    space.lastIndex = i;
+    space.exec(body);
+    if (space.lastIndex >= body.length) break;
+    open.lastIndex = i;
+    const m = open.exec(body);
+    if (!m || !tool.fields.some((f) => f.name === m[1])) return null;
+    const valueStart = m.index + m[0].length;
+    const close = body.indexOf(`</${m[1]}>`, valueStart);
+    if (close < 0) return null;
+    out[m[1]!] = body.slice(valueStart, close);
+    i = close + m[1]!.length + 3;
+  }
+  return Object.keys(out).length ? out : null;
 }
 
 function parseToolUse(inner: string, tools: ToolSpec[]): { call?: Omit<TextCall, 'raw'>; error?: string } {
@@ -67,11 +100,9 @@ function parseToolUse(inner: string, tools: ToolSpec[]): { call?: Omit<TextCall,
   }
   for (const [k, v] of Object.entries(attrs)) args[k] = coerceField(tool, k, v);
   if (!tool) return { call: { name, args } };
-  const children = [...body.matchAll(/<([\w-]+)>([\s\S]*?)<\/\1>/g)].filter((c) =>
-    tool.fields.some((f) => f.name === c[1]),
-  );
-  if (children.length && body.replace(/<([\w-]+)>[\s\S]*?<\/\1>/g, '').trim() === '') {
-    for (const c of children) args[c[1]!] = coerceField(tool, c[1]!, unescape(trimNewlines(c[2]!)));
+  const children = childFields(body, tool);
+  if (children) {
+    for (const [k, v] of Object.entries(children)) args[k] = coerceField(tool, k, unescape(trimNewlines(v)));
     return { call: { name, args } };
   }
   if (body === '') return { call: { name, args } };

@@ -5,9 +5,12 @@ import { z } from 'zod';
 import type { PlannedCall, RejectedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
 import type { ToolSpec } from '../protocols/types.js';
 import { decide, defaultPolicy, type Policy } from '../policy/index.js';
+import { MAX_NESTING, nestingDepth } from '../protocols/text/json-scan.js';
 import type { ToolContext, ToolDefinition } from './define-tool.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** The largest argument text one call may carry; larger calls are refused with their size. */
+export const MAX_ARGUMENT_BYTES = 1 << 20;
 
 export interface OpenAITool {
   type: 'function';
@@ -112,6 +115,15 @@ export class ToolRegistry {
       return reject(`Tool '${name}' is disabled on this worker by its policy. Available tools: ${allowed.join(', ')}.`);
     if (!tool || !allowed.includes(name))
       return reject(`Unknown tool '${name}'. Available tools: ${allowed.join(', ')}.`);
+    const bytes = Buffer.byteLength(rawArguments);
+    if (bytes > MAX_ARGUMENT_BYTES)
+      return reject(
+        `The arguments of '${name}' are ${bytes} bytes; the limit is ${MAX_ARGUMENT_BYTES} bytes per call. The call did not run: split the work into smaller calls.`,
+      );
+    if (nestingDepth(rawArguments, MAX_NESTING + 1) > MAX_NESTING)
+      return reject(
+        `The arguments of '${name}' nest more than ${MAX_NESTING} levels deep. The call did not run: send flatter arguments.`,
+      );
     let json: unknown;
     try {
       json = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);

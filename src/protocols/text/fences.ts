@@ -64,7 +64,8 @@ function firstLineAtOrAfter(offsets: number[], from: number): number {
  * content; a close glued to a new opening (` `````` `` python`) is split in two. An unterminated
  * block is reported with `closed: false` and never taken as complete.
  */
-export function scanFences(text: string, from = 0, limit = Infinity): Fence[] {
+export function scanFences(text: string, from = 0, limit = Infinity, gptme = true): Fence[] {
+  if (!gptme) return scan(text, from, limit, false);
   // gptme's reading first; where it leaves a block unterminated, a bare fence followed by text
   // was a close after all (prose right after a block): read on from there with that rule.
   // If that reading leaves a block unterminated too, the reply is ambiguous: the block stays
@@ -153,17 +154,25 @@ function scan(text: string, from: number, limit: number, nestBare: boolean): Fen
   return fences;
 }
 
-/** The first fenced block on a line that starts at or after `from`. */
+/**
+ * The first fenced block on a line that starts at or after `from`, read with the strict rule (a
+ * bare fence of the block's length closes it): for skipping examples, in linear time overall.
+ */
 export function firstFence(text: string, from: number): Fence | undefined {
-  return scanFences(text, from, 1)[0];
+  return scanFences(text, from, 1, false)[0];
 }
 
 /** The text with every fenced block blanked out (same length), so call syntax inside examples is ignored. */
 export function maskFences(text: string): string {
-  let out = text;
-  for (const f of scanFences(text))
-    out = out.slice(0, f.start) + out.slice(f.start, f.end).replace(/[^\n]/g, ' ') + out.slice(f.end);
-  return out;
+  const fences = scanFences(text);
+  if (!fences.length) return text;
+  let out = '';
+  let at = 0;
+  for (const f of fences) {
+    out += text.slice(at, f.start) + text.slice(f.start, f.end).replace(/[^\n]/g, ' ');
+    at = f.end;
+  }
+  return out + text.slice(at);
 }
 
 /** A fence longer than any backtick run in `body`. */

@@ -23,3 +23,27 @@ export function findBracketEnd(text: string, start: number): number {
   }
   return -1;
 }
+
+/** How deep arguments may nest: deeper values cannot be stored (JSON.stringify overflows the stack). */
+export const MAX_NESTING = 64;
+
+/** The deepest nesting of `{` / `[` outside strings in a JSON-like text, counted up to `stopAt`. */
+export function nestingDepth(text: string, stopAt = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '{' || ch === '[') {
+      if (++depth > max) max = depth;
+      if (max >= stopAt) return max;
+    } else if (ch === '}' || ch === ']') depth--;
+  }
+  return max;
+}

@@ -1,13 +1,18 @@
+import { MAX_NESTING, nestingDepth } from './json-scan.js';
+
 /**
  * Literals as models write them, parsed — never evaluated: JSON, plus single-quoted strings,
  * bare object keys, trailing commas and Python's True / False / None.
  */
+const BARE_KEY = /[A-Za-z_$][\w$-]*/y;
+
 export class LiteralError extends Error {
   override name = 'LiteralError';
 }
 
 export function parseLiteralAt(src: string, start: number): { value: unknown; end: number } {
   let i = start;
+  let depth = 0;
   const ws = () => {
     while (i < src.length && /\s/.test(src[i]!)) i++;
   };
@@ -44,6 +49,8 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
     const ch = src[i];
     if (ch === undefined) return fail('expected a value');
     if (ch === '"' || ch === "'") return str();
+    if ((ch === '{' || ch === '[') && ++depth > MAX_NESTING)
+      return fail(`values nest more than ${MAX_NESTING} levels deep`);
     if (ch === '{') {
       i++;
       const obj: Record<string, unknown> = {};
@@ -51,12 +58,14 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
         ws();
         if (src[i] === '}') {
           i++;
+          depth--;
           return obj;
         }
         let key: string;
         if (src[i] === '"' || src[i] === "'") key = str();
         else {
-          const m = /^[A-Za-z_$][\w$-]*/.exec(src.slice(i));
+          BARE_KEY.lastIndex = i;
+          const m = BARE_KEY.exec(src);
           if (!m) return fail('expected a key');
           key = m[0];
           i += key.length;
@@ -72,6 +81,7 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
         }
         if (src[i] === '}') {
           i++;
+          depth--;
           return obj;
         }
         fail("expected ',' or '}'");
@@ -84,6 +94,7 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
         ws();
         if (src[i] === ']') {
           i++;
+          depth--;
           return arr;
         }
         arr.push(value());
@@ -94,6 +105,7 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
         }
         if (src[i] === ']') {
           i++;
+          depth--;
           return arr;
         }
         fail("expected ',' or ']'");
@@ -126,6 +138,8 @@ export function parseLiteralAt(src: string, start: number): { value: unknown; en
 
 /** One whole literal: JSON first, then the tolerant form. */
 export function parseLiteral(src: string): unknown {
+  if (nestingDepth(src, MAX_NESTING + 1) > MAX_NESTING)
+    throw new LiteralError(`values nest more than ${MAX_NESTING} levels deep`);
   try {
     return JSON.parse(src);
   } catch {
