@@ -62,7 +62,7 @@ export async function textReplyToStep(
   const specs = registry.toolSpecs(req.tools);
   const parsed = protocol.parse(text, specs);
   const calls: PlannedCall[] = await Promise.all(
-    parsed.calls.map((c, i) =>
+    parsed.calls.map(async (c, i) =>
       cutOff
         ? {
             id: `${format}_${req.step}_${i + 1}`,

@@ -68,13 +68,14 @@ export function scanFences(text: string, from = 0, limit = Infinity, gptme = tru
   if (!gptme) return scan(text, from, limit, false);
   // gptme's reading first; where it leaves a block unterminated, a bare fence followed by text
   // was a close after all (prose right after a block): read on from there with that rule.
-  // If that reading leaves a block unterminated too, the reply is ambiguous: the block stays
-  // unterminated (never run).
   const fences = scan(text, from, limit, true);
   const last = fences.at(-1);
   if (!last || last.closed) return fences;
+  // A strict reading that leaves a bare fence open at the end is the tail of a nested example (a
+  // document cut short): ambiguous, so gptme's reading stands and nothing in it runs.
   const strict = scan(text, last.start, limit - fences.length + 1, false);
-  return strict.at(-1)?.closed === false ? fences : [...fences.slice(0, -1), ...strict];
+  const tail = strict.at(-1);
+  return tail && !tail.closed && tail.info === '' ? fences : [...fences.slice(0, -1), ...strict];
 }
 
 function scan(text: string, from: number, limit: number, nestBare: boolean): Fence[] {
