@@ -20,21 +20,27 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   let stepsThisRun = 0;
   try {
     for (;;) {
-      const move = nextMove(s, input, {
+      const move = nextMove(s, io.input, {
         now: Date.now(),
         stepsThisRun,
         continueAsNewSuggested: workflowInfo().continueAsNewSuggested,
       });
-      if (move.kind === 'stop') return await io.stopEarly(s, move.stop);
+      if (move.kind === 'stop') {
+        const budget = move.stop.status === 'token_budget' || move.stop.status === 'time_budget';
+        if (!budget || io.input.onBudget === 'stop') return await io.stopEarly(s, move.stop);
+        // A budget asks a person for more instead of ending the job.
+        await io.pause(s, move.stop.status as 'token_budget' | 'time_budget', move.stop.reason);
+        continue;
+      }
       if (move.kind === 'continue_as_new') {
         // A long job: a fresh history, carrying the state (references keep it small).
         await condition(allHandlersFinished);
-        await continueAsNew<typeof agentTurn>(continuedInput(input, { ...s, events: io.eventsShown }));
+        await continueAsNew<typeof agentTurn>(continuedInput(io.input, { ...s, events: io.eventsShown }));
       }
       s = beginStep(s);
       stepsThisRun++;
       io.event({ kind: 'model_start', at: Date.now(), step: s.step });
-      const reply = await io.ask(s, { append: s.pending, tools: input.tools });
+      const reply = await io.ask(s, { append: s.pending, tools: io.input.tools });
       const replied = applyReply(s, reply);
       s = replied.state;
       io.event({
@@ -51,7 +57,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       const used = noteToolsUsed(s, calls);
       s = used.state;
       if (used.changed) io.upsertToolsUsed(s);
-      const done = applyResults(s, input, calls, await runCalls(io.stepContext(s.step), calls.filter(isRunnable)));
+      const done = applyResults(s, io.input, calls, await runCalls(io.stepContext(s.step), calls.filter(isRunnable)));
       s = done.state;
       if (done.wroteChanged) io.upsertWritten(s);
       if (done.stop) return await io.stopEarly(s, done.stop);

@@ -12,12 +12,14 @@ import type { RecordedStatus } from '../src/workflow-safe/job-status.js';
 import { progressQuery } from '../src/workflow-safe/messages.js';
 import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../src/workflow-safe/search-attributes.js';
 import { turnInputProblems } from '../src/workflow-safe/turn/input.js';
+import { PAUSE_HINTS, pauseKindOf } from '../src/workflow-safe/turn/pause.js';
 import { SUMMARY_REQUEST, type Stop } from '../src/workflow-safe/turn/stop-conditions.js';
 import { countUsage, turnResult } from '../src/workflow-safe/turn/transitions.js';
 import {
   isRejected,
   type ChatMessage,
   type ModelReply,
+  type PauseKind,
   type PlannedCall,
   type ProgressEvent,
   type TurnInput,
@@ -26,13 +28,21 @@ import {
 } from '../src/workflow-safe/types.js';
 import { Approvals } from './approvals.js';
 import { LockHolder } from './lock-holder.js';
+import { Pauses } from './pauses.js';
 import { failureText, type StepContext } from './run-calls.js';
 
-const { callModel } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '10s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
-});
+/** The model activity, retried as the job asks (default: 10 attempts, 1 s doubling to 60 s). */
+const modelActivity = (r: TurnInput['modelRetry'] = {}) =>
+  proxyActivities<Activities>({
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: '10s',
+    retry: {
+      initialInterval: r.initialIntervalMs ?? 1_000,
+      backoffCoefficient: 2,
+      maximumInterval: r.maximumIntervalMs ?? 60_000,
+      maximumAttempts: r.maximumAttempts ?? 10,
+    },
+  }).callModel;
 
 /** A turn whose input is wrong fails at once, naming every wrong field (never retried: it would fail again). */
 export function refuseBadInput(input: TurnInput): void {
@@ -55,11 +65,13 @@ export class TurnIO {
   readonly #eventsBefore: number;
   readonly #locks: LockHolder;
   readonly #approvals = new Approvals();
+  readonly #pauses = new Pauses();
+  #input: TurnInput;
+  /** When the current run of pauses of one kind began (for an automatic resume's time limit). */
+  #pausedSince: { kind: PauseKind; at: number } | null = null;
 
-  constructor(
-    private readonly input: TurnInput,
-    s: TurnState,
-  ) {
+  constructor(input: TurnInput, s: TurnState) {
+    this.#input = input;
     this.#eventsBefore = s.events; // shown by earlier runs of this turn
     this.#locks = new LockHolder(this.jobId, input.lockOptions);
     setHandler(progressQuery, (since) => ({
@@ -69,6 +81,43 @@ export class TurnIO {
     this.setStatus('running');
     if (s.toolsUsed.length) this.upsertToolsUsed(s);
     if (s.written.length) this.upsertWritten(s);
+  }
+
+  /** The job's input, with what resumes changed (model, budgets). */
+  get input(): TurnInput {
+    return this.#input;
+  }
+
+  /**
+   * Waits for `dagent resume` (status `paused`, the reason in the progress and the audit), then
+   * applies what it changed. The step is not run again: the turn goes on from where it paused.
+   */
+  async pause(s: TurnState, kind: PauseKind, reason: string): Promise<void> {
+    const now = Date.now();
+    if (this.#pausedSince?.kind !== kind) this.#pausedSince = { kind, at: now };
+    this.setStatus('paused');
+    this.event({ kind: 'paused', at: now, step: s.step, pause: kind, reason: `${reason} — ${PAUSE_HINTS[kind]}` });
+    const o = await this.#pauses.wait(
+      { kind, reason, step: s.step, since: this.#pausedSince.at },
+      this.#input.autoResume,
+    );
+    const changes: string[] = [];
+    const next = { ...this.#input };
+    if (o.model) {
+      next.model = o.model;
+      changes.push(`model ${o.model}`);
+    }
+    if (o.maxTokens !== undefined) {
+      next.maxTokens = o.maxTokens;
+      changes.push(`max tokens ${o.maxTokens}`);
+    }
+    if (o.deadlineMs !== undefined) {
+      next.deadlineMs = Date.now() - s.startedAt + o.deadlineMs;
+      changes.push(`deadline ${Math.round(o.deadlineMs / 1000)} s from now`);
+    }
+    this.#input = next;
+    this.setStatus('running');
+    this.event({ kind: 'resumed', at: Date.now(), step: s.step, by: o.by, changes: changes.join(', ') });
   }
 
   get eventsShown(): number {
@@ -105,34 +154,46 @@ export class TurnIO {
   }
 
   /**
-   * One model call: the stored conversation's reference plus what is new. A failure past its
-   * retries fails the job with the step and the reason.
+   * One model call: the stored conversation's reference plus what is new. A failure a person or
+   * time can fix (an outage past the retries, a rate limit, a quota, a context overflow) pauses
+   * the job and the same call is made again after `dagent resume`; any other fails the job with
+   * the step and the reason.
    */
   async ask(
     s: TurnState,
     o: { append: ChatMessage[]; tools: string[] | undefined; store?: false },
   ): Promise<ModelReply> {
-    const { input } = this;
-    try {
-      return await callModel({
-        conversation: s.conversation,
-        append: o.append,
-        ...(o.store === false ? { store: false } : {}),
-        ...(o.tools ? { tools: o.tools } : {}),
-        step: s.step,
-        workspace: input.workspace,
-        ...(input.model ? { model: input.model } : {}),
-        ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
-      });
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      const cause = err instanceof ActivityFailure ? err.cause : undefined;
-      this.setStatus('failed');
-      throw ApplicationFailure.create({
-        message: `Model call failed at step ${s.step}: ${failureText(err)}`,
-        type: cause instanceof ApplicationFailure && cause.type ? cause.type : 'ModelCallFailed',
-        nonRetryable: true,
-      });
+    for (;;) {
+      const input = this.#input;
+      try {
+        const reply = await modelActivity(input.modelRetry)({
+          conversation: s.conversation,
+          append: o.append,
+          ...(o.store === false ? { store: false } : {}),
+          ...(o.tools ? { tools: o.tools } : {}),
+          step: s.step,
+          workspace: input.workspace,
+          ...(input.model ? { model: input.model } : {}),
+          ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
+        });
+        this.#pausedSince = null;
+        return reply;
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        const cause = err instanceof ActivityFailure ? err.cause : undefined;
+        const type = cause instanceof ApplicationFailure && cause.type ? cause.type : undefined;
+        const kind = o.store === false ? null : pauseKindOf(type); // a closing summary never pauses
+        if (kind) {
+          await this.pause(s, kind, `model call at step ${s.step} failed: ${failureText(err)}`);
+          continue;
+        }
+        this.setStatus('failed');
+        throw ApplicationFailure.create({
+          message: `Model call failed at step ${s.step}: ${failureText(err)}`,
+          type: type ?? 'ModelCallFailed',
+          nonRetryable: true,
+        });
+      }
     }
   }
 

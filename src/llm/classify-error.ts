@@ -76,6 +76,17 @@ function classify(err: unknown, baseURL: string): ApplicationFailure {
     });
   }
   if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    // Errors no retry fixes, but a person can: the job pauses on them (src/workflow-safe/turn/pause.ts).
+    const code = String(err.code ?? err.type ?? '');
+    if (code === 'insufficient_quota' || code === 'context_length_exceeded') {
+      const quota = code === 'insufficient_quota';
+      return ApplicationFailure.create({
+        message: `Model call failed with HTTP ${err.status} (${code}): ${quota ? 'the quota is used up' : 'the conversation is longer than the model accepts'}. Provider said: ${err.message}`,
+        type: quota ? 'ModelQuotaExceeded' : 'ModelContextOverflow',
+        nonRetryable: true,
+        cause,
+      });
+    }
     const { type, hint } = describe(err.status);
     const told = err.headers?.get('x-should-retry');
     const retry = told === 'true' ? true : told === 'false' ? false : retryableStatus(err.status);

@@ -14,6 +14,7 @@ export const faultSchema = z.object({
     .describe('raw body to send instead of the error JSON (e.g. malformed JSON with status 200)'),
   delayMs: z.number().min(0).optional().describe('wait this long before answering (a hang past the client timeout)'),
   message: z.string().optional(),
+  code: z.string().optional().describe("the error's code (e.g. insufficient_quota, context_length_exceeded)"),
 });
 
 export const scriptedCallSchema = z.object({

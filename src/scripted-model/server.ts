@@ -109,7 +109,13 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
       sendJson(
         res,
         status,
-        { error: { message: fault.message ?? `scripted fault: HTTP ${status}`, type: 'scripted_fault', code: status } },
+        {
+          error: {
+            message: fault.message ?? `scripted fault: HTTP ${status}`,
+            type: fault.code ?? 'scripted_fault',
+            code: fault.code ?? status,
+          },
+        },
         headers,
       );
     }

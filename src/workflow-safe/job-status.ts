@@ -6,7 +6,14 @@ export const TURN_STATUSES = ['completed', 'max_steps', 'token_budget', 'time_bu
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 
 /** Every value the turn writes to DagentStatus: while it runs, and how it ended. */
-export const RECORDED_STATUSES = ['running', 'awaiting_approval', ...TURN_STATUSES, 'failed', 'cancelled'] as const;
+export const RECORDED_STATUSES = [
+  'running',
+  'awaiting_approval',
+  'paused',
+  ...TURN_STATUSES,
+  'failed',
+  'cancelled',
+] as const;
 export type RecordedStatus = (typeof RECORDED_STATUSES)[number];
 
 /** Endings Temporal decides without the turn's knowledge, by its own execution status. */

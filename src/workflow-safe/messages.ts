@@ -1,7 +1,14 @@
 // Queries and signals of the turn and lock workflows, defined once for workflows and clients.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from './lock-types.js';
-import type { ApprovalDecision, PendingApproval, ProgressEvent, SessionReply, SessionState } from './types.js';
+import type {
+  ApprovalDecision,
+  PendingApproval,
+  ProgressEvent,
+  ResumeOptions,
+  SessionReply,
+  SessionState,
+} from './types.js';
 
 /**
  * Progress events of a turn from index `since` on, counted across continue-as-new; `next` is
@@ -29,3 +36,8 @@ export const decideUpdate = defineUpdate<{ accepted: true; callId: string }, [Ap
 export const sendUpdate = defineUpdate<SessionReply, [string]>('send');
 /** A session's counters. */
 export const sessionQuery = defineQuery<SessionState>('session');
+
+/** Why a paused job waits (null while it is not paused). */
+export const pausedQuery = defineQuery<{ kind: string; reason: string; step: number; since: number } | null>('paused');
+/** Continue a paused job, optionally with another model or bigger budgets; refused unless it is paused. */
+export const resumeUpdate = defineUpdate<{ resumed: true; step: number }, [ResumeOptions]>('resume');

@@ -142,6 +142,18 @@ export interface ToolResult {
   endedAt: number;
 }
 
+/** Why a job waits for `dagent resume` instead of failing. */
+export type PauseKind = 'outage' | 'rate_limit' | 'quota' | 'context_overflow' | 'token_budget' | 'time_budget';
+
+/** What a resume may change: the model, and the budgets (more tokens, more time from now). */
+export interface ResumeOptions {
+  by: string;
+  model?: string;
+  maxTokens?: number;
+  /** Time from the resume on. */
+  deadlineMs?: number;
+}
+
 export interface TurnInput {
   task: string;
   workspace: string;
@@ -171,6 +183,12 @@ export interface TurnInput {
   continueAsNewAfterSteps?: number;
   /** Where a continued turn picks up (set by the turn itself when it continues-as-new). */
   resume?: TurnState | LegacyTurnState;
+  /** A token or time budget reached: `pause` (default) waits for `dagent resume`; `stop` ends the job. */
+  onBudget?: 'pause' | 'stop';
+  /** Retries of one model call before the job pauses (default 10 attempts, 1 s doubling to 60 s). */
+  modelRetry?: { maximumAttempts?: number; initialIntervalMs?: number; maximumIntervalMs?: number };
+  /** After an outage pause: try the model again every `everyMs`, for up to `forMs`, unless resumed first. */
+  autoResume?: { everyMs: number; forMs: number };
   /** Run every write strictly one at a time within the turn. Default false. */
   serialWrites?: boolean;
   /** Take cross-agent locks for writes. Default true; false only for tests that show why they matter. */
@@ -198,6 +216,8 @@ export interface TurnState {
   streaks: Array<[string, number]>;
   /** Progress events shown by earlier runs (the query counts on from there). */
   events: number;
+  /** Tokens of the last model call: what the next call is reserved at (at least). */
+  lastCallTokens?: number;
 }
 
 /** The state as runs before the hash chain carried it: the whole conversation inline. */
@@ -291,6 +311,8 @@ export type ProgressEvent =
       previousHolder: string | null;
     }
   | { kind: 'rejected'; at: number; step: number; callId: string; name: string; reason: string }
+  | { kind: 'paused'; at: number; step: number; pause: PauseKind; reason: string }
+  | { kind: 'resumed'; at: number; step: number; by: string; changes: string }
   | { kind: 'approval_wait'; at: number; step: number; callId: string; name: string }
   | {
       kind: 'approval';

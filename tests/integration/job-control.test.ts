@@ -101,14 +101,16 @@ describe('budgets', () => {
       handler: summaryAware((s) => ({ name: 'calculator', arguments: { expression: `${s}+1` } })),
     });
     try {
-      const r = await (await h.start({ maxTokens: 1200 })).result();
+      const r = await (await h.start({ maxTokens: 1200, onBudget: 'stop' })).result();
       assert.equal(r.status, 'token_budget');
-      assert.match(r.reason!, /^used \d+ of 1200 tokens$/);
-      assert.ok(r.usage.totalTokens >= 1200);
+      assert.match(r.reason!, /^used \d+ of 1200 tokens(, and the next call needs about \d+)?$/);
       assert.match(r.answer!, /^summary: \d+ steps done$/);
       const last = h.model.requests.at(-1)!.body;
       assert.equal(last.tools, undefined);
-      assert.match(String(last.messages.at(-1)!.content), /^Stop now: used \d+ of 1200 tokens\. Do not call any tool/);
+      assert.match(
+        String(last.messages.at(-1)!.content),
+        /^Stop now: used \d+ of 1200 tokens[^.]*\. Do not call any tool/,
+      );
     } finally {
       await h.close();
     }
@@ -120,7 +122,7 @@ describe('budgets', () => {
       handler: summaryAware((s) => ({ name: 'slow_write', arguments: { path: `f${s}.txt`, content: 'x' } })),
     });
     try {
-      const r = await (await h.start({ deadlineMs: 1500 })).result();
+      const r = await (await h.start({ deadlineMs: 1500, onBudget: 'stop' })).result();
       assert.equal(r.status, 'time_budget');
       assert.match(r.reason!, /s of a 2 s deadline$/);
       assert.ok(r.steps >= 2 && r.steps < 10, `steps ${r.steps}`);

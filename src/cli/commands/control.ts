@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { WorkflowHandle } from '@temporalio/client';
-import { decideUpdate, pendingApprovalsQuery } from '../../workflow-safe/messages.js';
+import { decideUpdate, pausedQuery, pendingApprovalsQuery, resumeUpdate } from '../../workflow-safe/messages.js';
 import { SA_STATUS } from '../../workflow-safe/search-attributes.js';
 import type { PendingApproval } from '../../workflow-safe/types.js';
 import { handler } from '../plumbing/command.js';
 import { awaitOutcome, executionStatus, reportOutcome } from '../plumbing/job-outcome.js';
-import { jsonOption } from '../plumbing/options.js';
+import { jsonOption, parseDuration, positiveInt } from '../plumbing/options.js';
 import { note, out, printJson } from '../plumbing/output.js';
 import { followProgress } from '../plumbing/progress.js';
 import { UsageError } from '../plumbing/usage-error.js';
@@ -136,4 +136,40 @@ export function registerControl(program: Command): void {
         }),
       );
   }
+
+  program
+    .command('resume')
+    .summary('continue a paused job, optionally with another model or bigger budgets')
+    .argument('<jobId>')
+    .option('--model <name>', 'the model from here on')
+    .option('--max-tokens <n>', 'the token budget from here on (the total, counted from the start)', positiveInt)
+    .option('--deadline <duration>', 'time allowed from now on (e.g. 30m)', parseDuration)
+    .option('--by <name>', 'who resumes (recorded in the audit)', process.env.USER || 'cli')
+    .addOption(jsonOption())
+    .action(
+      handler(
+        (jobId: string, o: { model?: string; maxTokens?: number; deadline?: number; by: string; json: boolean }) =>
+          withJob(jobId, async (handle) => {
+            const paused = await handle.query(pausedQuery).catch((err: Error) => {
+              throw new UsageError(
+                `Cannot ask job ${jobId} whether it is paused (is a worker running?): ${err.message}`,
+              );
+            });
+            if (!paused) throw new UsageError(`Job ${jobId} is not paused (see \`dagent status ${jobId}\`).`);
+            const r = await handle.executeUpdate(resumeUpdate, {
+              args: [
+                {
+                  by: o.by,
+                  ...(o.model ? { model: o.model } : {}),
+                  ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
+                  ...(o.deadline ? { deadlineMs: o.deadline } : {}),
+                },
+              ],
+            });
+            if (o.json) printJson({ jobId, resumedAtStep: r.step, pausedFor: paused });
+            else out(`Resumed ${jobId} at step ${r.step} (it was paused: ${paused.kind}: ${paused.reason}).`);
+            return 0;
+          }),
+      ),
+    );
 }

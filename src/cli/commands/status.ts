@@ -4,6 +4,10 @@ import { awaitOutcome, executionStatus, reportOutcome } from '../plumbing/job-ou
 import { jsonOption } from '../plumbing/options.js';
 import { note, out, printJson } from '../plumbing/output.js';
 import { withJob } from '../plumbing/with-temporal.js';
+import { pausedQuery } from '../../workflow-safe/messages.js';
+import { SA_STATUS } from '../../workflow-safe/search-attributes.js';
+import { PAUSE_HINTS } from '../../workflow-safe/turn/pause.js';
+import type { PauseKind } from '../../workflow-safe/types.js';
 
 /** `dagent status JOB_ID` and `dagent result JOB_ID`. */
 export function registerStatus(program: Command): void {
@@ -18,9 +22,14 @@ export function registerStatus(program: Command): void {
           const d = await handle.describe();
           const status = await executionStatus(handle);
           const outcome = status === 'running' ? null : await awaitOutcome(handle);
+          const recorded = d.searchAttributes?.[SA_STATUS.name]?.[0];
+          // Why a paused job waits (a worker answers the query; without one, the status alone).
+          const paused =
+            status === 'running' && recorded === 'paused' ? await handle.query(pausedQuery).catch(() => null) : null;
           const info = {
             jobId,
-            status: outcome?.status ?? status,
+            status: outcome?.status ?? (recorded === 'paused' ? 'paused' : status),
+            ...(paused ? { paused } : {}),
             startedAt: d.startTime.toISOString(),
             closedAt: d.closeTime?.toISOString() ?? null,
             taskQueue: d.taskQueue,
@@ -36,6 +45,12 @@ export function registerStatus(program: Command): void {
               `  started ${info.startedAt}${info.closedAt ? `, closed ${info.closedAt}` : ''}; ${info.historyEvents} history events; task queue '${info.taskQueue}'`,
             );
             if (outcome?.error) out(`  error: ${outcome.error}`);
+            if (paused) {
+              out(
+                `  paused at step ${paused.step} since ${new Date(paused.since).toISOString()} (${paused.kind}): ${paused.reason}`,
+              );
+              out(`  ${PAUSE_HINTS[paused.kind as PauseKind] ?? ''}`);
+            }
           }
           return 0;
         }),

@@ -24,6 +24,10 @@ export function formatEvent(e: ProgressEvent): string {
       return `  ⏸ ${e.name} waits for approval: dagent approve|deny <job> ${e.callId} --by NAME`;
     case 'approval':
       return `  ${e.approve ? '✓' : '✗'} ${e.name} ${e.approve ? 'approved' : 'denied'} by ${e.by}${e.reason ? `: ${e.reason}` : ''}`;
+    case 'paused':
+      return `⏸ paused at step ${e.step} (${e.pause}): ${e.reason}`;
+    case 'resumed':
+      return `▶ resumed by ${e.by}${e.changes ? ` (${e.changes})` : ''}`;
     case 'cancelled':
       return `cancelled at step ${e.step}`;
     case 'final':

@@ -34,6 +34,7 @@ const stateCommon = {
   written: z.array(z.string()),
   streaks: z.array(z.tuple([z.string(), z.number()])),
   events: z.number().int().min(0),
+  lastCallTokens: z.number().optional(),
 };
 
 export const turnInputSchema = z.strictObject({
@@ -53,6 +54,15 @@ export const turnInputSchema = z.strictObject({
   history: z.array(message).optional(),
   returnMessages: z.boolean().optional(),
   continueAsNewAfterSteps: count.optional(),
+  onBudget: z.enum(['pause', 'stop']).optional(),
+  modelRetry: z
+    .strictObject({
+      maximumAttempts: count.optional(),
+      initialIntervalMs: ms.optional(),
+      maximumIntervalMs: ms.optional(),
+    })
+    .optional(),
+  autoResume: z.strictObject({ everyMs: ms, forMs: ms }).optional(),
   resume: z
     .union([
       z.object({

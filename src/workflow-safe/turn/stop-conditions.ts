@@ -21,8 +21,19 @@ export function maxStepsStop(input: TurnInput, s: TurnState): Stop | null {
 /** A token or time budget that has run out, if any. */
 export function budgetStop(input: TurnInput, s: TurnState, now: number): Stop | null {
   const summarize = input.summarizeOnBudget ?? true;
-  if (input.maxTokens !== undefined && s.usage.totalTokens >= input.maxTokens) {
-    return { status: 'token_budget', reason: `used ${s.usage.totalTokens} of ${input.maxTokens} tokens`, summarize };
+  if (input.maxTokens !== undefined) {
+    const used = s.usage.totalTokens;
+    if (used >= input.maxTokens)
+      return { status: 'token_budget', reason: `used ${used} of ${input.maxTokens} tokens`, summarize };
+    // The next call is reserved before it is made: its prompt holds at least the last call's
+    // prompt and reply, so a call that would overrun the budget is not started.
+    const next = s.lastCallTokens ?? 0;
+    if (used + next > input.maxTokens)
+      return {
+        status: 'token_budget',
+        reason: `used ${used} of ${input.maxTokens} tokens, and the next call needs about ${next}`,
+        summarize,
+      };
   }
   if (input.deadlineMs !== undefined && now - s.startedAt >= input.deadlineMs) {
     const ran = Math.round((now - s.startedAt) / 1000);

@@ -87,6 +87,7 @@ export function applyReply(s: TurnState, reply: ModelReply): { state: TurnState;
   const msg = reply.assistantMessage;
   const state: TurnState = {
     ...countUsage(s, reply),
+    lastCallTokens: reply.usage.totalTokens,
     ...(reply.conversation ? { conversation: reply.conversation, pending: [] } : { pending: [...s.pending, msg] }),
     ...(s.kept ? { kept: [...s.kept, msg] } : {}),
   };

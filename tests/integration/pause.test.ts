@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { readAudit } from '../../src/client/audit.js';
+import { builtinTools } from '../../src/tools/builtins/index.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { SA_STATUS } from '../../src/workflow-safe/search-attributes.js';
+import { pausedQuery, resumeUpdate } from '../../src/workflow-safe/messages.js';
+import { dagent } from '../helpers/cli.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { until } from '../helpers/wait.js';
+
+const FAST_RETRY = { maximumAttempts: 10, initialIntervalMs: 10, maximumIntervalMs: 20 };
+const env = () => ({ TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS! });
+
+/** A write that is not idempotent and counts its runs. */
+function counted(runs: string[]) {
+  return defineTool({
+    name: 'append_once',
+    description: 'Append a line (not idempotent).',
+    input: z.object({ line: z.string() }),
+    effect: 'write',
+    execute: ({ line }, ctx) => {
+      runs.push(`${ctx.callId} ${line}`);
+      return 'appended';
+    },
+  });
+}
+
+const pausedOf = async (h: Harness, jobId: string) =>
+  until(`job ${jobId} to pause`, async () => {
+    const d = await h.client.workflow.getHandle(jobId).describe();
+    if (d.searchAttributes?.[SA_STATUS.name]?.[0] !== 'paused') return null;
+    return h.client.workflow.getHandle(jobId).query(pausedQuery);
+  });
+
+describe('pause instead of dying', () => {
+  it('500 eleven times in a row: the job pauses with the reason, `dagent resume` completes it, no call runs twice', async () => {
+    const runs: string[] = [];
+    const h = await startHarness({
+      tools: [...builtinTools, counted(runs)],
+      scenario: {
+        name: 'outage',
+        steps: [
+          { reply: { toolCalls: [{ name: 'append_once', arguments: { line: 'one' } }] } },
+          {
+            faults: Array.from({ length: 11 }, () => ({ status: 500 })),
+            reply: { content: 'finished after the outage' },
+          },
+        ],
+      },
+    });
+    try {
+      const handle = await h.start({ modelRetry: FAST_RETRY });
+      const p = (await pausedOf(h, handle.workflowId))!;
+      assert.equal(p.kind, 'outage');
+      assert.equal(p.step, 2);
+      assert.match(p.reason, /model call at step 2 failed: Model call failed with HTTP 500/);
+      const status = await dagent(['status', handle.workflowId], env());
+      assert.match(status.stdout, new RegExp(`${handle.workflowId}: paused\\n`));
+      assert.match(status.stdout, /paused at step 2 since .* \(outage\): model call at step 2 failed/);
+      assert.match(status.stdout, /`dagent resume` tries again/);
+      const jobs = await dagent(['jobs', '--status', 'paused', '--json'], env());
+      assert.ok(JSON.parse(jobs.stdout).some((j: { jobId: string }) => j.jobId === handle.workflowId));
+
+      const resumed = await dagent(['resume', handle.workflowId, '--by', 'ops'], env());
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.match(resumed.stdout, /Resumed .* at step 2 \(it was paused: outage/);
+      const r = await handle.result();
+      assert.deepEqual([r.status, r.answer, r.steps], ['completed', 'finished after the outage', 2]);
+      assert.deepEqual(runs, ['s1c1 one'], 'the completed call did not run again');
+      // The 11th 500 came after the resume and was retried; 12 requests for step 2 in all.
+      assert.equal(h.model.requests.filter((q) => q.step === 1).length, 12);
+      const again = await dagent(['resume', handle.workflowId], env());
+      assert.equal(again.code, 2);
+    } finally {
+      await h.close();
+    }
+  });
+
+  for (const [code, status, kind] of [
+    ['insufficient_quota', 429, 'quota'],
+    ['context_length_exceeded', 400, 'context_overflow'],
+  ] as const) {
+    it(`${code} pauses at once; resume with another model completes`, async () => {
+      const h = await startHarness({
+        scenario: {
+          name: code,
+          steps: [
+            { faults: [{ status, code, message: `scripted ${code}` }], reply: { content: 'done on the other model' } },
+          ],
+        },
+      });
+      try {
+        const handle = await h.start({ modelRetry: FAST_RETRY });
+        const p = (await pausedOf(h, handle.workflowId))!;
+        assert.equal(p.kind, kind);
+        assert.equal(h.model.requests.length, 1, 'not retried: no retry fixes it');
+        await handle.executeUpdate(resumeUpdate, { args: [{ by: 'ana', model: 'bigger-model' }] });
+        const r = await handle.result();
+        assert.deepEqual([r.status, r.answer], ['completed', 'done on the other model']);
+        assert.equal(h.model.requests.at(-1)!.body.model, 'bigger-model');
+      } finally {
+        await h.close();
+      }
+    });
+  }
+
+  it('a token budget pauses before a call would overrun it; `resume --max-tokens` continues', async () => {
+    const h = await startHarness({
+      handler: ({ step }) =>
+        step < 4
+          ? { reply: { toolCalls: [{ name: 'calculator', arguments: { expression: `${step}+1` } }] } }
+          : { reply: { content: 'all four sums done' } },
+    });
+    try {
+      const handle = await h.start({ maxTokens: 400 });
+      const p = (await pausedOf(h, handle.workflowId))!;
+      assert.equal(p.kind, 'token_budget');
+      assert.match(p.reason, /^used \d+ of 400 tokens/);
+      const before = h.model.requests.length;
+      const resumed = await dagent(['resume', handle.workflowId, '--max-tokens', '100000'], env());
+      assert.equal(resumed.code, 0, resumed.stderr);
+      const r = await handle.result();
+      assert.deepEqual([r.status, r.answer], ['completed', 'all four sums done']);
+      assert.ok(h.model.requests.length > before);
+      const audit = await readAudit(h.client, handle.workflowId);
+      assert.ok(audit.some((x) => x.type === 'job_end' && x.status === 'completed'));
+    } finally {
+      await h.close();
+    }
+  });
+});
