@@ -5,6 +5,8 @@ export const AUDIT_SCHEMA_VERSION = 1;
 
 const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
 const base = { schemaVersion: z.number().int().min(1), jobId: z.string(), at: z.string() };
+/** In a fork (`dagent fork`): the recorded job this step was taken from — it did not run again (added in v1, optional). */
+const fromRecording = { fromRecording: z.string().optional() };
 const attempts = {
   attempts: z.number().int().min(1),
   /** The failure of the attempt before the last (Temporal keeps the last one per activity). */
@@ -36,6 +38,7 @@ export const modelCallRecord = z.object({
   usage: usage.nullable(),
   content: z.string().nullable(),
   callIds: z.array(z.string()),
+  ...fromRecording,
 });
 
 export const lockRecord = z.object({
@@ -78,6 +81,7 @@ export const toolCallRecord = z.object({
   lastFailure: z.string().nullable(),
   error: z.string().nullable(),
   result: z.object({ output: z.string(), isError: z.boolean(), bytes: z.number(), preview: z.string() }).nullable(),
+  ...fromRecording,
 });
 
 export const jobEndRecord = z.object({

@@ -37,8 +37,9 @@ export function formatTimeline(records: AuditRecord[]): string {
             : r.callIds.length
               ? `${r.callIds.length} tool call${r.callIds.length > 1 ? 's' : ''}`
               : 'final answer';
+        const recorded = r.fromRecording ? `  (recorded in ${r.fromRecording}; not run again)` : '';
         lines.push(
-          `${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}`,
+          `${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}${recorded}`,
         );
         break;
       }

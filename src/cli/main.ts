@@ -4,6 +4,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerControl } from './commands/control.js';
 import { registerDemo } from './commands/demo.js';
 import { registerFind } from './commands/find.js';
+import { registerFork } from './commands/fork.js';
 import { registerInfra } from './commands/infra.js';
 import { registerRun } from './commands/run.js';
 import { registerSession } from './commands/session.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
     registerControl,
     registerFind,
     registerAudit,
+    registerFork,
     registerDemo,
     registerInfra,
   ]) {

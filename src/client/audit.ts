@@ -23,5 +23,14 @@ export async function readAudit(
   jobId: string,
   store: ContentStore = new ContentStore(),
 ): Promise<AuditRecord[]> {
-  return resolveContent(historiesToRecords(jobId, await fetchJobRuns(client, jobId)), store);
+  const records = await resolveContent(historiesToRecords(jobId, await fetchJobRuns(client, jobId)), store);
+  // A fork's first steps are the recorded job's: shown from its audit, marked as taken from it.
+  const start = records[0];
+  const fork =
+    start?.type === 'job_start' ? (start.input.forkOf as { jobId: string; atStep: number } | undefined) : undefined;
+  if (!fork) return records;
+  const recorded = (await readAudit(client, fork.jobId, store))
+    .filter((r) => (r.type === 'model_call' || r.type === 'tool_call') && r.step <= fork.atStep)
+    .map((r) => ({ ...r, fromRecording: (r as { fromRecording?: string }).fromRecording ?? fork.jobId }));
+  return [records[0]!, ...recorded, ...records.slice(1)];
 }

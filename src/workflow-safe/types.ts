@@ -183,6 +183,8 @@ export interface TurnInput {
   continueAsNewAfterSteps?: number;
   /** Where a continued turn picks up (set by the turn itself when it continues-as-new). */
   resume?: TurnState | LegacyTurnState;
+  /** This job continues a recorded one from after its step `atStep` (`dagent fork`): those steps are the recording's. */
+  forkOf?: { jobId: string; atStep: number };
   /** A token or time budget reached: `pause` (default) waits for `dagent resume`; `stop` ends the job. */
   onBudget?: 'pause' | 'stop';
   /** Retries of one model call before the job pauses (default 10 attempts, 1 s doubling to 60 s). */

@@ -55,6 +55,7 @@ export const turnInputSchema = z.strictObject({
   returnMessages: z.boolean().optional(),
   continueAsNewAfterSteps: count.optional(),
   onBudget: z.enum(['pause', 'stop']).optional(),
+  forkOf: z.strictObject({ jobId: z.string().min(1), atStep: count }).optional(),
   modelRetry: z
     .strictObject({
       maximumAttempts: count.optional(),
