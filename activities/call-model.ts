@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
@@ -63,6 +64,12 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const usage = completion.usage;
     const reply = await shrinkReply(store, {
       ...capCalls(parsed),
+      agent: agentHash({
+        systemPrompt: full[0]?.role === 'system' ? full[0].content : null,
+        model: req.model ?? model.model,
+        format,
+        tools: format === 'native' ? tools : registry.toolSpecs(req.tools),
+      }),
       finishReason: choice.finish_reason ?? 'unknown',
       model: completion.model ?? req.model ?? model.model,
       usage: {
@@ -77,6 +84,14 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
     const conversation = await conversations.append(req.conversation, [...append, reply.assistantMessage], stored);
     return { ...reply, conversation };
   };
+}
+
+/**
+ * What agent answers: the system prompt, the model, the tool format and every tool's schema,
+ * hashed (12 hex digits). Two jobs with the same hash were run by the same agent.
+ */
+function agentHash(a: { systemPrompt: unknown; model: string; format: string; tools: unknown }): string {
+  return createHash('sha256').update(JSON.stringify(a)).digest('hex').slice(0, 12);
 }
 
 /** A blob missing or corrupt in the store does not come back by retrying: fail the job, naming it. */

@@ -42,6 +42,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       io.event({ kind: 'model_start', at: Date.now(), step: s.step });
       const reply = await io.ask(s, { append: s.pending, tools: io.input.tools });
       const replied = applyReply(s, reply);
+      if (replied.state.agents?.length !== s.agents?.length) io.upsertAgents(replied.state);
       s = replied.state;
       io.event({
         kind: 'model_end',

@@ -10,7 +10,7 @@ import {
 import type { Activities } from '../activities/index.js';
 import type { RecordedStatus } from '../src/workflow-safe/job-status.js';
 import { progressQuery } from '../src/workflow-safe/messages.js';
-import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../src/workflow-safe/search-attributes.js';
+import { SA_AGENT, SA_STATUS, SA_TOOLS, SA_WROTE } from '../src/workflow-safe/search-attributes.js';
 import { turnInputProblems } from '../src/workflow-safe/turn/input.js';
 import { PAUSE_HINTS, pauseKindOf } from '../src/workflow-safe/turn/pause.js';
 import { SUMMARY_REQUEST, type Stop } from '../src/workflow-safe/turn/stop-conditions.js';
@@ -81,6 +81,7 @@ export class TurnIO {
     this.setStatus('running');
     if (s.toolsUsed.length) this.upsertToolsUsed(s);
     if (s.written.length) this.upsertWritten(s);
+    if (s.agents?.length) this.upsertAgents(s);
   }
 
   /** The job's input, with what resumes changed (model, budgets). */
@@ -134,6 +135,11 @@ export class TurnIO {
 
   upsertToolsUsed(s: TurnState): void {
     upsertSearchAttributes([{ key: SA_TOOLS, value: [...s.toolsUsed].sort() }]);
+  }
+
+  /** The agents that answered so far (`dagent jobs --agent HASH`). */
+  upsertAgents(s: TurnState): void {
+    upsertSearchAttributes([{ key: SA_AGENT, value: [...(s.agents ?? [])] }]);
   }
 
   upsertWritten(s: TurnState): void {

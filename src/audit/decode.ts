@@ -238,6 +238,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
         usage: step?.usage ?? null,
         content: step?.assistantMessage.content ?? null,
         callIds: (step?.calls ?? []).map((c) => c.id),
+        ...(step?.agent ? { agent: step.agent } : {}),
       };
       push(run.scheduledMs, rec);
       for (const c of step?.calls ?? []) {

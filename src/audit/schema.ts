@@ -38,6 +38,8 @@ export const modelCallRecord = z.object({
   usage: usage.nullable(),
   content: z.string().nullable(),
   callIds: z.array(z.string()),
+  /** The agent that answered: hash of system prompt, model, format and tool schemas (added in v1, optional). */
+  agent: z.string().optional(),
   ...fromRecording,
 });
 

@@ -15,6 +15,7 @@ function overlapsAnother(r: ToolCallRecord, all: ToolCallRecord[]): boolean {
 /** The audit records as a readable timeline; tool calls of one step whose spans touch (to the millisecond) are marked ∥. */
 export function formatTimeline(records: AuditRecord[]): string {
   const start = records.find((r) => r.type === 'job_start');
+  let lastAgent: string | undefined;
   const t0 = Date.parse(start?.at ?? records[0]?.at ?? new Date().toISOString());
   const tools = records.filter((r): r is ToolCallRecord => r.type === 'tool_call');
   const lines: string[] = [];
@@ -38,8 +39,10 @@ export function formatTimeline(records: AuditRecord[]): string {
               ? `${r.callIds.length} tool call${r.callIds.length > 1 ? 's' : ''}`
               : 'final answer';
         const recorded = r.fromRecording ? `  (recorded in ${r.fromRecording}; not run again)` : '';
+        const agent = r.agent && r.agent !== lastAgent ? `  agent ${r.agent}` : '';
+        if (r.agent) lastAgent = r.agent;
         lines.push(
-          `${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}${recorded}`,
+          `${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}${agent}${recorded}`,
         );
         break;
       }

@@ -103,6 +103,8 @@ export interface ModelReply {
   latencyMs: number;
   /** The conversation with this request's new messages and this reply, when they were stored. */
   conversation?: ConversationRef;
+  /** What agent answered: a hash of the system prompt, model, tool format and tool schemas it was given. */
+  agent?: string;
 }
 
 export interface ModelRequest {
@@ -220,6 +222,8 @@ export interface TurnState {
   events: number;
   /** Tokens of the last model call: what the next call is reserved at (at least). */
   lastCallTokens?: number;
+  /** The agents (hashes) that answered this turn's model calls, in order of first use. */
+  agents?: string[];
 }
 
 /** The state as runs before the hash chain carried it: the whole conversation inline. */

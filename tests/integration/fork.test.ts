@@ -109,6 +109,24 @@ describe('forks of recorded jobs', () => {
         /^≠ step 3\n {4}A: answer done by scripted\n {4}A: tokens \d+\n {4}B: answer done by other-model/m,
       );
       assert.match(diff.stdout, /answers differ/);
+
+      // Each job records the agent that ran it; the fork's own calls ran on another model.
+      const agentOf = (recs: typeof audit) => [
+        ...new Set(
+          recs.filter((x): x is ModelCallRecord => x.type === 'model_call' && !x.fromRecording).map((m) => m.agent),
+        ),
+      ];
+      const [agentA] = agentOf(await readAudit(h.client, original.workflowId));
+      const [agentB, ...more] = agentOf(audit);
+      assert.match(agentA!, /^[0-9a-f]{12}$/);
+      assert.ok(agentB && agentB !== agentA && more.length === 0, `${agentA} vs ${agentB}`);
+      assert.match(timeline.stdout, new RegExp(`agent ${agentB}`));
+      const byAgent = async (hash: string) =>
+        (JSON.parse((await dagent(['jobs', '--agent', hash, '--json'], cli)).stdout) as Array<{ jobId: string }>).map(
+          (j) => j.jobId,
+        );
+      assert.deepEqual(await byAgent(agentA!), [original.workflowId]);
+      assert.deepEqual(await byAgent(agentB), [fork.workflowId]);
     } finally {
       await h.close();
     }

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { fileKey, realpathAllowMissing } from '../../tools/workspace.js';
 import { JOB_STATUSES, TEMPORAL_ENDINGS, type JobStatus } from '../../workflow-safe/job-status.js';
-import { SA_STATUS, SA_TOOLS, SA_WROTE } from '../../workflow-safe/search-attributes.js';
+import { SA_AGENT, SA_STATUS, SA_TOOLS, SA_WROTE } from '../../workflow-safe/search-attributes.js';
 import { handler } from '../plumbing/command.js';
 import { jsonOption, limitOption, parseDuration } from '../plumbing/options.js';
 import { note, out, printJson } from '../plumbing/output.js';
@@ -38,6 +38,7 @@ function statusClause(status: JobStatus): string {
 
 interface Filters {
   tool?: string;
+  agent?: string;
   wrote?: string;
   status?: JobStatus;
   since?: number;
@@ -46,6 +47,7 @@ interface Filters {
 async function jobsQuery(f: Filters, now = Date.now()): Promise<string> {
   const parts = ["WorkflowType = 'agentTurn'"];
   if (f.tool) parts.push(`${SA_TOOLS.name} = ${quote(f.tool)}`);
+  if (f.agent) parts.push(`${SA_AGENT.name} = ${quote(f.agent)}`);
   if (f.wrote) parts.push(`${SA_WROTE.name} = ${quote(fileKey(await realpathAllowMissing(f.wrote)))}`);
   if (f.status) parts.push(statusClause(f.status));
   if (f.since !== undefined) parts.push(`StartTime > ${quote(new Date(now - f.since).toISOString())}`);
@@ -105,6 +107,10 @@ export function registerFind(program: Command): void {
     .summary('find jobs by tool used, file written, status or age')
     .option('--tool <name>', 'jobs that called this tool')
     .option('--wrote <path>', 'jobs that wrote this file')
+    .option(
+      '--agent <hash>',
+      'jobs run by this agent (system prompt, model, format and tool schemas; see `dagent audit`)',
+    )
     .addOption(new Option('--status <status>', 'jobs with this status').choices(JOB_STATUSES as unknown as string[]))
     .option('--since <duration>', 'jobs started within this long (e.g. 7d)', parseDuration)
     .addOption(limitOption(100))

@@ -35,6 +35,7 @@ const stateCommon = {
   streaks: z.array(z.tuple([z.string(), z.number()])),
   events: z.number().int().min(0),
   lastCallTokens: z.number().optional(),
+  agents: z.array(z.string()).optional(),
 };
 
 export const turnInputSchema = z.strictObject({

@@ -88,6 +88,7 @@ export function applyReply(s: TurnState, reply: ModelReply): { state: TurnState;
   const state: TurnState = {
     ...countUsage(s, reply),
     lastCallTokens: reply.usage.totalTokens,
+    ...(reply.agent && !s.agents?.includes(reply.agent) ? { agents: [...(s.agents ?? []), reply.agent] } : {}),
     ...(reply.conversation ? { conversation: reply.conversation, pending: [] } : { pending: [...s.pending, msg] }),
     ...(s.kept ? { kept: [...s.kept, msg] } : {}),
   };
