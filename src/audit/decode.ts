@@ -9,6 +9,7 @@ import {
   type ModelRequest,
   type ModelReply,
   type PlannedCall,
+  type ResumeOptions,
   type RunnableCall,
   type ToolRequest,
   type ToolResult,
@@ -126,6 +127,19 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
           : 'cancelled';
       const failure = 'failure' in a ? (a.failure as temporal.api.failure.v1.IFailure) : null;
       if (run) Object.assign(run, { endedMs: ms, outcome, error: failureMessage(failure) ?? outcome });
+    } else if (e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'resume') {
+      const o = decode<ResumeOptions>(e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input.args);
+      if (o)
+        push(ms, {
+          schemaVersion: v,
+          type: 'resume',
+          jobId,
+          at: iso(ms)!,
+          by: o.by,
+          model: o.model ?? null,
+          maxTokens: o.maxTokens ?? null,
+          deadlineMs: o.deadlineMs ?? null,
+        });
     } else if (e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'decide') {
       const d = decode<ApprovalDecision>(e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input.args);
       if (d) decisions.set(d.callId, { approve: d.approve, by: d.by, reason: d.reason ?? null, decidedAt: iso(ms) });

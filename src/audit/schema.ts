@@ -110,10 +110,21 @@ export const jobEndRecord = z.object({
   error: z.string().nullable(),
 });
 
+/** A paused job continued (`dagent resume`): who, and what changed (added in v1). */
+export const resumeRecord = z.object({
+  ...base,
+  type: z.literal('resume'),
+  by: z.string(),
+  model: z.string().nullable(),
+  maxTokens: z.number().nullable(),
+  deadlineMs: z.number().nullable(),
+});
+
 export const auditRecord = z.discriminatedUnion('type', [
   jobStartRecord,
   modelCallRecord,
   toolCallRecord,
+  resumeRecord,
   jobEndRecord,
 ]);
 
@@ -121,3 +132,4 @@ export type AuditRecord = z.output<typeof auditRecord>;
 export type ModelCallRecord = z.output<typeof modelCallRecord>;
 export type ToolCallRecord = z.output<typeof toolCallRecord>;
 export type JobEndRecord = z.output<typeof jobEndRecord>;
+export type ResumeRecord = z.output<typeof resumeRecord>;

@@ -86,6 +86,15 @@ export function formatTimeline(records: AuditRecord[]): string {
         );
         break;
       }
+      case 'resume': {
+        const what = [
+          r.model ? `model ${r.model}` : '',
+          r.maxTokens ? `max tokens ${r.maxTokens}` : '',
+          r.deadlineMs ? `${Math.round(r.deadlineMs / 1000)} s more` : '',
+        ].filter(Boolean);
+        lines.push(`${rel(r.at, t0)}  ▶ resumed by ${r.by}${what.length ? ` (${what.join(', ')})` : ''}`);
+        break;
+      }
       case 'job_end': {
         if (r.status === 'running') {
           lines.push('           (still running)');

@@ -15,13 +15,16 @@ describe('the CLI parser', () => {
       'chat',
       'demo',
       'deny',
+      'diff',
       'down',
       'export',
+      'fork',
       'jobs',
       'list',
       'pending',
       'replay',
       'result',
+      'resume',
       'run',
       'send',
       'server',
@@ -45,7 +48,7 @@ describe('the CLI parser', () => {
   });
 
   it('refuses unknown flags on every command', async () => {
-    const needs: Record<string, string[]> = { approve: ['--by', 'me'], deny: ['--by', 'me'] };
+    const needs: Record<string, string[]> = { approve: ['--by', 'me'], deny: ['--by', 'me'], fork: ['--at-step', '1'] };
     const results = await Promise.all(
       COMMANDS.map(async (name) => [name, await dagent([name, ...(needs[name] ?? []), '--no-such-flag'])] as const),
     );

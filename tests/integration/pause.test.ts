@@ -73,6 +73,12 @@ describe('pause instead of dying', () => {
       assert.equal(h.model.requests.filter((q) => q.step === 1).length, 12);
       const again = await dagent(['resume', handle.workflowId], env());
       assert.equal(again.code, 2);
+      assert.match(again.stderr, /is not paused/);
+      // The audit: the failed call with the provider's error, then who resumed.
+      const audit = await readAudit(h.client, handle.workflowId);
+      const failed = audit.find((x) => x.type === 'model_call' && x.status === 'failed');
+      assert.match(String(failed && 'error' in failed ? failed.error : ''), /HTTP 500/);
+      assert.ok(audit.some((x) => x.type === 'resume' && x.by === 'ops'));
     } finally {
       await h.close();
     }
