@@ -2,7 +2,10 @@ import { preview } from '../workflow-safe/preview.js';
 import type { AuditRecord, ToolCallRecord } from './schema.js';
 
 const ms = (x: number | null) => (x === null ? '?' : x < 1000 ? `${x} ms` : `${(x / 1000).toFixed(2)} s`);
-const rel = (t: string, t0: number) => `+${((Date.parse(t) - t0) / 1000).toFixed(3)}s`.padStart(10);
+const rel = (t: string, t0: number) => {
+  const s = (Date.parse(t) - t0) / 1000; // negative for a fork's recorded steps, which came before it
+  return `${s < 0 ? '' : '+'}${s.toFixed(3)}s`.padStart(10);
+};
 
 function overlapsAnother(r: ToolCallRecord, all: ToolCallRecord[]): boolean {
   if (!r.startedAt || !r.endedAt) return false;
