@@ -6,6 +6,7 @@ import { redactValue, type Redactor } from '../src/audit/redact.js';
 import { ConversationStore } from '../src/content/conversation.js';
 import { ContentError, expandMessages, shrinkReply, type ContentStore } from '../src/content/store.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
+import { callCost, DEFAULT_PRICES, type PriceTable } from '../src/llm/prices.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ModelRequest, ModelReply, PlannedCall } from '../src/workflow-safe/types.js';
 
@@ -18,7 +19,13 @@ import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js
  * tool calls so the workflow sees only plain data. Every attempt is one Temporal attempt (the
  * SDK's own retries are off); failures are classified for Temporal's retry policy.
  */
-export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact: Redactor, store: ContentStore) {
+export function makeCallModel(
+  model: ModelConfig,
+  registry: ToolRegistry,
+  redact: Redactor,
+  store: ContentStore,
+  prices: PriceTable = DEFAULT_PRICES,
+) {
   const conversations = new ConversationStore(store);
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
 
@@ -62,7 +69,13 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
         ? await nativeReplyToStep(clean, req, registry)
         : await textReplyToStep(clean.content ?? '', format, req, registry, choice.finish_reason === 'length');
     const usage = completion.usage;
+    const answeredBy = completion.model ?? req.model ?? model.model;
+    const cost = callCost(prices, answeredBy, {
+      promptTokens: usage?.prompt_tokens ?? 0,
+      completionTokens: usage?.completion_tokens ?? 0,
+    });
     const reply = await shrinkReply(store, {
+      ...(cost !== undefined ? { costUsd: cost } : {}),
       ...capCalls(parsed),
       agent: agentHash({
         systemPrompt: full[0]?.role === 'system' ? full[0].content : null,
@@ -71,7 +84,7 @@ export function makeCallModel(model: ModelConfig, registry: ToolRegistry, redact
         tools: format === 'native' ? tools : registry.toolSpecs(req.tools),
       }),
       finishReason: choice.finish_reason ?? 'unknown',
-      model: completion.model ?? req.model ?? model.model,
+      model: answeredBy,
       usage: {
         promptTokens: usage?.prompt_tokens ?? 0,
         completionTokens: usage?.completion_tokens ?? 0,

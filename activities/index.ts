@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { ModelConfig } from '../src/config.js';
 import type { Redactor } from '../src/audit/redact.js';
 import type { ContentStore } from '../src/content/store.js';
+import type { PriceTable } from '../src/llm/prices.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { makeCallModel } from './call-model.js';
 import { makeRequestLock } from './request-lock.js';
@@ -16,12 +17,14 @@ export interface ActivityDeps {
   redact: Redactor;
   /** Where long tool outputs go instead of history. */
   store: ContentStore;
+  /** Model prices for cost budgets (USD per million tokens). */
+  prices: PriceTable;
 }
 
 /** All activities, built from their dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: makeCallModel(deps.model, deps.registry, deps.redact, deps.store),
+    callModel: makeCallModel(deps.model, deps.registry, deps.redact, deps.store, deps.prices),
     runTool: makeRunTool(deps.registry, deps.redact, deps.store),
     requestLock: makeRequestLock(deps.client),
   };

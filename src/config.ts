@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_PRICES, type PriceTable } from './llm/prices.js';
 import { defaultPolicy, loadPolicyFile, type Policy } from './policy/index.js';
 
 // Every setting read from the environment, read and checked here and nowhere else: a typo is a
@@ -108,6 +109,33 @@ export function workerSettingsFromEnv(env: Env = process.env) {
   };
 }
 
+/** Model prices (USD per million tokens) for cost budgets: DAGENT_PRICES (JSON) over the built-in table. */
+export function pricesFromEnv(env: Env = process.env): PriceTable {
+  if (!env.DAGENT_PRICES) return DEFAULT_PRICES;
+  let table: unknown;
+  try {
+    table = JSON.parse(env.DAGENT_PRICES);
+  } catch {
+    table = null;
+  }
+  const ok =
+    table !== null &&
+    typeof table === 'object' &&
+    !Array.isArray(table) &&
+    Object.values(table).every(
+      (p) =>
+        p !== null &&
+        typeof p === 'object' &&
+        typeof (p as Record<string, unknown>).input === 'number' &&
+        typeof (p as Record<string, unknown>).output === 'number',
+    );
+  if (!ok)
+    throw new ConfigError(
+      'DAGENT_PRICES must be JSON like {"my-model": {"input": 0.5, "output": 1.5}} (USD per million tokens).',
+    );
+  return { ...DEFAULT_PRICES, ...(table as PriceTable) };
+}
+
 /** The policy of workers this CLI starts: DAGENT_POLICY's file, or the built-in one. Throws PolicyError. */
 export function policyFromEnv(env: Env = process.env): Policy {
   const file = workerSettingsFromEnv(env).policyFile;
@@ -140,5 +168,6 @@ export function checkEnv(env: Env = process.env): void {
   temporalConfigFromEnv(env);
   workerSettingsFromEnv(env);
   policyFromEnv(env);
+  pricesFromEnv(env);
   embeddedPorts(env);
 }

@@ -26,10 +26,11 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
         continueAsNewSuggested: workflowInfo().continueAsNewSuggested,
       });
       if (move.kind === 'stop') {
-        const budget = move.stop.status === 'token_budget' || move.stop.status === 'time_budget';
+        const st = move.stop.status;
+        const budget = st === 'token_budget' || st === 'time_budget' || st === 'cost_budget';
         if (!budget || io.input.onBudget === 'stop') return await io.stopEarly(s, move.stop);
         // A budget asks a person for more instead of ending the job.
-        await io.pause(s, move.stop.status as 'token_budget' | 'time_budget', move.stop.reason);
+        await io.pause(s, st, move.stop.reason);
         continue;
       }
       if (move.kind === 'continue_as_new') {

@@ -112,6 +112,10 @@ export class TurnIO {
       next.maxTokens = o.maxTokens;
       changes.push(`max tokens ${o.maxTokens}`);
     }
+    if (o.maxCostUsd !== undefined) {
+      next.maxCostUsd = o.maxCostUsd;
+      changes.push(`max cost $${o.maxCostUsd}`);
+    }
     if (o.deadlineMs !== undefined) {
       next.deadlineMs = Date.now() - s.startedAt + o.deadlineMs;
       changes.push(`deadline ${Math.round(o.deadlineMs / 1000)} s from now`);

@@ -253,6 +253,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
         content: step?.assistantMessage.content ?? null,
         callIds: (step?.calls ?? []).map((c) => c.id),
         ...(step?.agent ? { agent: step.agent } : {}),
+        ...(step?.costUsd !== undefined ? { costUsd: step.costUsd } : {}),
       };
       push(run.scheduledMs, rec);
       for (const c of step?.calls ?? []) {

@@ -40,6 +40,8 @@ export const modelCallRecord = z.object({
   callIds: z.array(z.string()),
   /** The agent that answered: hash of system prompt, model, format and tool schemas (added in v1, optional). */
   agent: z.string().optional(),
+  /** USD, from the worker's price table (added in v1, optional: absent when the model had no price). */
+  costUsd: z.number().optional(),
   ...fromRecording,
 });
 
@@ -93,6 +95,7 @@ export const jobEndRecord = z.object({
     'completed',
     'max_steps',
     'token_budget',
+    'cost_budget',
     'time_budget',
     'no_progress',
     'failed',

@@ -45,7 +45,7 @@ export function formatTimeline(records: AuditRecord[]): string {
         const agent = r.agent && r.agent !== lastAgent ? `  agent ${r.agent}` : '';
         if (r.agent) lastAgent = r.agent;
         lines.push(
-          `${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens  → ${what}${retry}${agent}${recorded}`,
+          `${rel(r.at, t0)}  step ${r.step}  model ${r.model ?? '?'}  ${ms(r.durationMs)}  ${r.usage?.totalTokens ?? '?'} tokens${r.costUsd !== undefined ? ` $${r.costUsd.toFixed(4)}` : ''}  → ${what}${retry}${agent}${recorded}`,
         );
         break;
       }

@@ -5,6 +5,7 @@ import { makeRedactor, type Redactor } from '../audit/redact.js';
 import type { ModelConfig } from '../config.js';
 import { ContentStore } from '../content/store.js';
 import { defaultPolicy, type Policy } from '../policy/index.js';
+import { DEFAULT_PRICES, type PriceTable } from '../llm/prices.js';
 import { bubblewrapStatus, NOT_CONTAINED } from '../tools/shell/sandbox.js';
 import { ensureSearchAttributes } from '../temporal/search-attributes.js';
 import { builtinTools } from '../tools/builtins/index.js';
@@ -26,6 +27,8 @@ export interface AgentActivityOptions {
   redact?: Redactor;
   /** Decides every call (allow, deny, ask) and sets up the shell's sandbox; the built-in default when absent. */
   policy?: Policy;
+  /** Model prices for cost budgets (USD per million tokens); the built-in table when absent. */
+  prices?: PriceTable;
   /** Where warnings about this worker's setup go (an uncontained shell); console.warn when absent. */
   warn?: (message: string) => void;
 }
@@ -40,6 +43,7 @@ export function createAgentActivities(o: AgentActivityOptions) {
     registry,
     redact: o.redact ?? makeRedactor(),
     store: o.store ?? new ContentStore(),
+    prices: o.prices ?? DEFAULT_PRICES,
   });
 }
 

@@ -2,7 +2,14 @@
 // attribute), the CLI (`dagent jobs --status`, `status`, `result`) and the README.
 
 /** How a turn ends on its own. */
-export const TURN_STATUSES = ['completed', 'max_steps', 'token_budget', 'time_budget', 'no_progress'] as const;
+export const TURN_STATUSES = [
+  'completed',
+  'max_steps',
+  'token_budget',
+  'time_budget',
+  'cost_budget',
+  'no_progress',
+] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 
 /** Every value the turn writes to DagentStatus: while it runs, and how it ended. */

@@ -105,6 +105,8 @@ export interface ModelReply {
   conversation?: ConversationRef;
   /** What agent answered: a hash of the system prompt, model, tool format and tool schemas it was given. */
   agent?: string;
+  /** What the call cost in USD, from the worker's price table; absent when the model has no price there. */
+  costUsd?: number;
 }
 
 export interface ModelRequest {
@@ -145,13 +147,15 @@ export interface ToolResult {
 }
 
 /** Why a job waits for `dagent resume` instead of failing. */
-export type PauseKind = 'outage' | 'rate_limit' | 'quota' | 'context_overflow' | 'token_budget' | 'time_budget';
+export type PauseKind =
+  'outage' | 'rate_limit' | 'quota' | 'context_overflow' | 'token_budget' | 'time_budget' | 'cost_budget';
 
 /** What a resume may change: the model, and the budgets (more tokens, more time from now). */
 export interface ResumeOptions {
   by: string;
   model?: string;
   maxTokens?: number;
+  maxCostUsd?: number;
   /** Time from the resume on. */
   deadlineMs?: number;
 }
@@ -165,6 +169,8 @@ export interface TurnInput {
   tools?: string[];
   /** Stop when the model calls have used this many tokens in total. */
   maxTokens?: number;
+  /** Pause (or stop) before the model calls would cost more than this, in USD (the worker's price table). */
+  maxCostUsd?: number;
   /** Stop this long (ms) after the job started. */
   deadlineMs?: number;
   /** Stop when the same call (tool and arguments) appears in this many consecutive steps. Default 3. */
@@ -224,6 +230,10 @@ export interface TurnState {
   lastCallTokens?: number;
   /** The agents (hashes) that answered this turn's model calls, in order of first use. */
   agents?: string[];
+  /** USD spent on model calls so far (calls the price table knows). */
+  costUsd?: number;
+  /** The last call's cost: what the next call is reserved at. */
+  lastCallCostUsd?: number;
 }
 
 /** The state as runs before the hash chain carried it: the whole conversation inline. */

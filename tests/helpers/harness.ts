@@ -12,6 +12,7 @@ import type { TurnInput } from '../../src/workflow-safe/types.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
 import { ContentStore } from '../../src/content/store.js';
 import { defaultPolicy, type Policy } from '../../src/policy/index.js';
+import type { PriceTable } from '../../src/llm/prices.js';
 import { installRuntime } from '../../src/worker/runtime.js';
 
 export function temporalAddress(): string {
@@ -49,6 +50,8 @@ export async function startHarness(o: {
   contentDir?: string;
   /** The worker's policy; the built-in default when absent. */
   policy?: Policy;
+  /** The worker's price table; the built-in one when absent. */
+  prices?: PriceTable;
 }): Promise<Harness> {
   const address = temporalAddress();
   installRuntime('ERROR');
@@ -71,6 +74,7 @@ export async function startHarness(o: {
       tools: o.tools ?? builtinTools,
       ...(o.contentDir ? { store: new ContentStore(o.contentDir) } : {}),
       ...(o.policy ? { policy: o.policy } : {}),
+      ...(o.prices ? { prices: o.prices } : {}),
       warn: () => {},
     });
     return { worker: w, running: w.run() };

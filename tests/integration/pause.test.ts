@@ -137,3 +137,33 @@ describe('pause instead of dying', () => {
     }
   });
 });
+
+describe('money budgets', () => {
+  it('a cost budget (from the worker’s price table) pauses before a call would overrun it; resume --max-cost continues', async () => {
+    const h = await startHarness({
+      prices: { scripted: { input: 1000, output: 1000 } }, // $0.001 a token: a step costs about $0.14
+      handler: ({ step }) =>
+        step < 3
+          ? { reply: { toolCalls: [{ name: 'calculator', arguments: { expression: `${step}*2` } }] } }
+          : { reply: { content: 'three products done' } },
+    });
+    try {
+      const handle = await h.start({ maxCostUsd: 0.3 });
+      const p = (await pausedOf(h, handle.workflowId))!;
+      assert.equal(p.kind, 'cost_budget');
+      assert.match(p.reason, /^spent \$0\.\d{4} of \$0\.3000/);
+      await handle.executeUpdate(resumeUpdate, { args: [{ by: 'ana', maxCostUsd: 5 }] });
+      const r = await handle.result();
+      assert.equal(r.answer, 'three products done');
+      const calls = (await readAudit(h.client, handle.workflowId)).filter((x) => x.type === 'model_call');
+      const spent = calls.reduce((sum, c) => sum + ('costUsd' in c && c.costUsd ? c.costUsd : 0), 0);
+      assert.ok(
+        calls.every((c) => 'costUsd' in c && typeof c.costUsd === 'number'),
+        'every call priced',
+      );
+      assert.ok(Math.abs(spent - r.usage.totalTokens / 1000) < 1e-9, `$${spent} for ${r.usage.totalTokens} tokens`);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { SA_STATUS } from '../../workflow-safe/search-attributes.js';
 import type { PendingApproval } from '../../workflow-safe/types.js';
 import { handler } from '../plumbing/command.js';
 import { awaitOutcome, executionStatus, reportOutcome } from '../plumbing/job-outcome.js';
-import { jsonOption, parseDuration, positiveInt } from '../plumbing/options.js';
+import { jsonOption, parseDuration, positiveInt, positiveNumber } from '../plumbing/options.js';
 import { note, out, printJson } from '../plumbing/output.js';
 import { followProgress } from '../plumbing/progress.js';
 import { UsageError } from '../plumbing/usage-error.js';
@@ -143,12 +143,16 @@ export function registerControl(program: Command): void {
     .argument('<jobId>')
     .option('--model <name>', 'the model from here on')
     .option('--max-tokens <n>', 'the token budget from here on (the total, counted from the start)', positiveInt)
+    .option('--max-cost <usd>', 'the money budget from here on (the total, counted from the start)', positiveNumber)
     .option('--deadline <duration>', 'time allowed from now on (e.g. 30m)', parseDuration)
     .option('--by <name>', 'who resumes (recorded in the audit)', process.env.USER || 'cli')
     .addOption(jsonOption())
     .action(
       handler(
-        (jobId: string, o: { model?: string; maxTokens?: number; deadline?: number; by: string; json: boolean }) =>
+        (
+          jobId: string,
+          o: { model?: string; maxTokens?: number; maxCost?: number; deadline?: number; by: string; json: boolean },
+        ) =>
           withJob(jobId, async (handle) => {
             const paused = await handle.query(pausedQuery).catch((err: Error) => {
               throw new UsageError(
@@ -162,6 +166,7 @@ export function registerControl(program: Command): void {
                   by: o.by,
                   ...(o.model ? { model: o.model } : {}),
                   ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
+                  ...(o.maxCost ? { maxCostUsd: o.maxCost } : {}),
                   ...(o.deadline ? { deadlineMs: o.deadline } : {}),
                 },
               ],

@@ -3,7 +3,14 @@ import { newJobId } from '../../client/start-job.js';
 import { makeRedactor } from '../../audit/redact.js';
 import type { ToolFormat, TurnInput } from '../../workflow-safe/types.js';
 import { handler } from '../plumbing/command.js';
-import { commaList, formatOption, jsonOption, parseDuration, positiveInt } from '../plumbing/options.js';
+import {
+  commaList,
+  formatOption,
+  jsonOption,
+  parseDuration,
+  positiveInt,
+  positiveNumber,
+} from '../plumbing/options.js';
 import { runJob, workspaceDir } from '../plumbing/run-job.js';
 import { UsageError } from '../plumbing/usage-error.js';
 
@@ -15,6 +22,8 @@ interface RunOptions {
   serialWrites: boolean;
   maxTokens?: number;
   deadline?: number;
+  maxCost?: number;
+  onBudget: 'pause' | 'stop';
   approveTools?: string[];
   approvalTimeout?: number;
   id?: string;
@@ -38,8 +47,14 @@ export function registerRun(program: Command): void {
     .option('--max-steps <n>', 'stop after this many model calls (default 20)', positiveInt)
     .addOption(formatOption())
     .option('--serial-writes', 'run every write of a step strictly one at a time', false)
-    .option('--max-tokens <n>', 'stop when the model calls have used this many tokens', positiveInt)
-    .option('--deadline <duration>', 'stop this long after the job started (e.g. 30m)', parseDuration)
+    .option('--max-tokens <n>', 'pause when the model calls would use more tokens than this', positiveInt)
+    .option('--max-cost <usd>', 'pause when the model calls would cost more than this (DAGENT_PRICES)', positiveNumber)
+    .option('--deadline <duration>', 'pause this long after the job started (e.g. 30m)', parseDuration)
+    .addOption(
+      new Option('--on-budget <what>', 'when a budget is reached: pause (wait for `dagent resume`) or stop')
+        .choices(['pause', 'stop'])
+        .default('pause'),
+    )
     .option('--approve-tools <names>', 'tools whose every call waits for approval (comma-separated)', commaList)
     .option(
       '--approval-timeout <duration>',
@@ -62,6 +77,8 @@ export function registerRun(program: Command): void {
           ...(o.format && o.format !== 'native' ? { toolFormat: o.format } : {}),
           ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
           ...(o.deadline ? { deadlineMs: o.deadline } : {}),
+          ...(o.maxCost ? { maxCostUsd: o.maxCost } : {}),
+          ...(o.onBudget === 'stop' ? { onBudget: 'stop' as const } : {}),
           ...(o.approveTools?.length ? { requireApproval: o.approveTools } : {}),
           ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout } : {}),
         };

@@ -19,6 +19,13 @@ export function positiveInt(s: string): number {
   return n;
 }
 
+/** A positive number (e.g. dollars). */
+export function positiveNumber(s: string): number {
+  const n = Number(s);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`'${s}' is not a positive number.`);
+  return n;
+}
+
 export const commaList = (s: string): string[] =>
   s
     .split(',')

@@ -1,4 +1,10 @@
-import { modelConfigFromEnv, policyFromEnv, workerSettingsFromEnv, type LogLevelName } from '../../config.js';
+import {
+  modelConfigFromEnv,
+  policyFromEnv,
+  pricesFromEnv,
+  workerSettingsFromEnv,
+  type LogLevelName,
+} from '../../config.js';
 import { embeddedFiles, hasRecentPoller, type Temporal } from '../../temporal/connect.js';
 import { liveProcess } from '../../temporal/pid-file.js';
 import { builtinTools } from '../../tools/builtins/index.js';
@@ -66,6 +72,7 @@ export async function startCommandWorker(
       model: model.config,
       tools: await workerTools(),
       policy: policyFromEnv(),
+      prices: pricesFromEnv(),
       warn: note,
       shutdownGraceTime: DRAIN_MS,
       ...(workflowBundle ? { workflowBundle } : {}),

@@ -36,6 +36,8 @@ const stateCommon = {
   events: z.number().int().min(0),
   lastCallTokens: z.number().optional(),
   agents: z.array(z.string()).optional(),
+  costUsd: z.number().optional(),
+  lastCallCostUsd: z.number().optional(),
 };
 
 export const turnInputSchema = z.strictObject({
@@ -46,6 +48,7 @@ export const turnInputSchema = z.strictObject({
   systemPrompt: z.string().optional(),
   tools: z.array(z.string()).optional(),
   maxTokens: count.optional(),
+  maxCostUsd: z.number().positive().optional(),
   deadlineMs: ms.optional(),
   noProgressRepeats: count.optional(),
   summarizeOnBudget: z.boolean().optional(),

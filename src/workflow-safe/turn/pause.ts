@@ -27,4 +27,5 @@ export const PAUSE_HINTS: Record<PauseKind, string> = {
   context_overflow: 'the conversation no longer fits the model; `dagent resume --model` one with a bigger context',
   token_budget: 'the token budget is used up; `dagent resume --max-tokens N` to continue',
   time_budget: 'the deadline has passed; `dagent resume --deadline 30m` to continue',
+  cost_budget: 'the money budget is used up; `dagent resume --max-cost USD` to continue',
 };

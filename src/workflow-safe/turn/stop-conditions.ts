@@ -35,6 +35,18 @@ export function budgetStop(input: TurnInput, s: TurnState, now: number): Stop | 
         summarize,
       };
   }
+  if (input.maxCostUsd !== undefined) {
+    const max = input.maxCostUsd;
+    const spent = s.costUsd ?? 0;
+    const usd = (x: number) => `$${x.toFixed(4)}`;
+    const next = s.lastCallCostUsd ?? 0;
+    if (spent >= max || spent + next > max)
+      return {
+        status: 'cost_budget',
+        reason: `spent ${usd(spent)} of ${usd(max)}${spent < max ? `, and the next call costs about ${usd(next)}` : ''}`,
+        summarize,
+      };
+  }
   if (input.deadlineMs !== undefined && now - s.startedAt >= input.deadlineMs) {
     const ran = Math.round((now - s.startedAt) / 1000);
     return {

@@ -70,9 +70,11 @@ export function nextMove(s: TurnState, input: TurnInput, run: RunInfo): Move {
 export const beginStep = (s: TurnState): TurnState => ({ ...s, step: s.step + 1 });
 
 /** Counts a model call's tokens (the step's call, or a closing summary). */
-export const countUsage = (s: TurnState, reply: Pick<ModelReply, 'usage'>): TurnState => ({
+export const countUsage = (s: TurnState, reply: Pick<ModelReply, 'usage' | 'costUsd'>): TurnState => ({
   ...s,
   usage: addUsage(s.usage, reply.usage),
+  // A model the worker has no price for counts as free (the audit shows its cost as unknown).
+  ...(reply.costUsd !== undefined ? { costUsd: (s.costUsd ?? 0) + reply.costUsd, lastCallCostUsd: reply.costUsd } : {}),
 });
 
 /** What a model reply leads to: the answer, or calls to run. */
