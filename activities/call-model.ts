@@ -7,6 +7,7 @@ import { ConversationStore } from '../src/content/conversation.js';
 import { ContentError, expandMessages, shrinkReply, type ContentStore } from '../src/content/store.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import { callCost, DEFAULT_PRICES, type PriceTable } from '../src/llm/prices.js';
+import { QuotaBreaker } from '../src/llm/quota-breaker.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AssistantToolCall, ModelRequest, ModelReply, PlannedCall } from '../src/workflow-safe/types.js';
 
@@ -25,6 +26,7 @@ export function makeCallModel(
   redact: Redactor,
   store: ContentStore,
   prices: PriceTable = DEFAULT_PRICES,
+  breaker: QuotaBreaker = new QuotaBreaker(),
 ) {
   const conversations = new ConversationStore(store);
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
@@ -39,6 +41,14 @@ export function makeCallModel(
     const stored = await conversations.read(req.conversation).catch(unrecoverable);
     const full = await expandMessages(store, [...stored, ...append]).catch(unrecoverable);
     const messages = format === 'native' ? full : toTextMessages(full, protocolFor(format), registry, req.tools);
+    // A quota another job just ran into: pause at once rather than spend a request to learn it.
+    const held = req.afterResume ? null : breaker.check(model.baseURL);
+    if (held)
+      throw ApplicationFailure.create({
+        message: `Model call ${held}`,
+        type: 'ModelQuotaExceeded',
+        nonRetryable: true,
+      });
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     // Heartbeat while waiting, so a dead worker's call is retried within the heartbeat timeout.
     const ctx = Context.current();
@@ -54,10 +64,13 @@ export function makeCallModel(
       );
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw new CancelledFailure('model call stopped: the job was cancelled');
-      throw classifyModelError(err, model.baseURL, redact);
+      const failure = classifyModelError(err, model.baseURL, redact);
+      if (failure.type === 'ModelQuotaExceeded') breaker.trip(model.baseURL, failure.message);
+      throw failure;
     } finally {
       clearInterval(beat);
     }
+    breaker.close(model.baseURL);
     const choice = completion.choices?.[0];
     if (!choice?.message)
       throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL, redact);

@@ -67,6 +67,8 @@ export class TurnIO {
   readonly #approvals = new Approvals();
   readonly #pauses = new Pauses();
   #input: TurnInput;
+  /** The next model call is the first after a resume. */
+  #resumed = false;
   /** When the current run of pauses of one kind began (for an automatic resume's time limit). */
   #pausedSince: { kind: PauseKind; at: number } | null = null;
 
@@ -121,6 +123,7 @@ export class TurnIO {
       changes.push(`deadline ${Math.round(o.deadlineMs / 1000)} s from now`);
     }
     this.#input = next;
+    this.#resumed = true;
     this.setStatus('running');
     this.event({ kind: 'resumed', at: Date.now(), step: s.step, by: o.by, changes: changes.join(', ') });
   }
@@ -182,11 +185,13 @@ export class TurnIO {
           ...(o.store === false ? { store: false } : {}),
           ...(o.tools ? { tools: o.tools } : {}),
           step: s.step,
+          ...(this.#resumed ? { afterResume: true } : {}),
           workspace: input.workspace,
           ...(input.model ? { model: input.model } : {}),
           ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
         });
         this.#pausedSince = null;
+        this.#resumed = false;
         return reply;
       } catch (err) {
         if (isCancellation(err)) throw err;

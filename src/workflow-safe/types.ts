@@ -110,6 +110,8 @@ export interface ModelReply {
 }
 
 export interface ModelRequest {
+  /** The first call after `dagent resume`: sent even when this worker holds calls to the provider back (a quota breaker). */
+  afterResume?: boolean;
   /** The conversation so far, kept in the content store; null or absent when nothing is stored yet. */
   conversation?: ConversationRef | null;
   /** The messages after the stored conversation: what is new since the last model call. */

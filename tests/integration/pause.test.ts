@@ -167,3 +167,38 @@ describe('money budgets', () => {
     }
   });
 });
+
+describe('a quota breaker per provider', () => {
+  it('after one job hits the quota, the next job on the worker pauses without sending a request; resume sends it', async () => {
+    const h = await startHarness({
+      handler: ({ body }) => {
+        const task = String(body.messages.find((m) => m.role === 'user')?.content);
+        return task === 'first'
+          ? {
+              faults: [{ status: 429, code: 'insufficient_quota', message: 'no credit left' }],
+              reply: { content: 'first done' },
+            }
+          : { reply: { content: 'second done' } };
+      },
+    });
+    try {
+      const first = await h.start({ task: 'first' });
+      assert.equal((await pausedOf(h, first.workflowId))!.kind, 'quota');
+      const second = await h.start({ task: 'second' });
+      const p = (await pausedOf(h, second.workflowId))!;
+      assert.equal(p.kind, 'quota');
+      assert.match(p.reason, /not sent: .* reported its quota used up \d+ s ago/);
+      const sentFor = (task: string) =>
+        h.model.requests.filter((q) => q.body.messages.some((m) => m.role === 'user' && m.content === task)).length;
+      assert.equal(sentFor('second'), 0, 'the second job spent no request on a quota known to be gone');
+      await second.executeUpdate(resumeUpdate, { args: [{ by: 'ops' }] });
+      assert.equal((await second.result()).answer, 'second done');
+      // A call that succeeded closed the breaker: the first job's resume needs no bypass to go through.
+      await first.executeUpdate(resumeUpdate, { args: [{ by: 'ops' }] });
+      assert.equal((await first.result()).answer, 'first done');
+      assert.equal(sentFor('second'), 1);
+    } finally {
+      await h.close();
+    }
+  });
+});
