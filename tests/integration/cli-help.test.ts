@@ -17,6 +17,7 @@ describe('the CLI parser', () => {
       'deny',
       'diff',
       'down',
+      'eval',
       'export',
       'fork',
       'jobs',
@@ -48,7 +49,12 @@ describe('the CLI parser', () => {
   });
 
   it('refuses unknown flags on every command', async () => {
-    const needs: Record<string, string[]> = { approve: ['--by', 'me'], deny: ['--by', 'me'], fork: ['--at-step', '1'] };
+    const needs: Record<string, string[]> = {
+      approve: ['--by', 'me'],
+      deny: ['--by', 'me'],
+      fork: ['--at-step', '1'],
+      eval: ['--at-step', '1'],
+    };
     const results = await Promise.all(
       COMMANDS.map(async (name) => [name, await dagent([name, ...(needs[name] ?? []), '--no-such-flag'])] as const),
     );

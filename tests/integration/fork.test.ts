@@ -127,6 +127,20 @@ describe('forks of recorded jobs', () => {
         );
       assert.deepEqual(await byAgent(agentA!), [original.workflowId]);
       assert.deepEqual(await byAgent(agentB), [fork.workflowId]);
+
+      // An eval: the same change over recorded jobs, one row each.
+      const ev = await dagent(['eval', original.workflowId, '--at-step', '2', '--model', 'third-model'], cli);
+      assert.equal(ev.code, 0, ev.stderr);
+      assert.match(ev.stdout, /^forked at step 2, model third-model$/m);
+      assert.match(
+        ev.stdout,
+        new RegExp(
+          `^${original.workflowId}  eval-\\S+  status completed → completed  steps 3 → 3  tokens \\d+ → \\d+  answer changed$`,
+          'm',
+        ),
+      );
+      assert.match(ev.stdout, /^0 of 1 answers the same$/m);
+      assert.deepEqual(runs, [`${original.workflowId} s1c1 once`], 'the eval ran no recorded call again');
     } finally {
       await h.close();
     }

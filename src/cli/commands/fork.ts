@@ -3,15 +3,26 @@ import type { Command } from 'commander';
 import { diffJobs } from '../../audit/diff.js';
 import { readAudit } from '../../client/audit.js';
 import { ForkError, forkInput } from '../../client/fork.js';
-import { newJobId } from '../../client/start-job.js';
+import { newJobId, startJob } from '../../client/start-job.js';
+import { connectTemporal } from '../../temporal/connect.js';
+import { awaitOutcome } from '../plumbing/job-outcome.js';
+import { ensureWorker } from '../plumbing/worker.js';
 import { handler } from '../plumbing/command.js';
 import { jsonOption, positiveInt } from '../plumbing/options.js';
-import { out, printJson } from '../plumbing/output.js';
+import { note, out, printJson } from '../plumbing/output.js';
 import { runJob } from '../plumbing/run-job.js';
 import { UsageError } from '../plumbing/usage-error.js';
 import { withTemporal } from '../plumbing/with-temporal.js';
 
-/** `dagent fork` (a recorded job continued from one of its steps) and `dagent diff`. */
+function readPrompt(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read --system-prompt-file: ${(err as Error).message}`);
+  }
+}
+
+/** `dagent fork` (a recorded job continued from one of its steps), `dagent eval` (many forks) and `dagent diff`. */
 export function registerFork(program: Command): void {
   program
     .command('fork')
@@ -34,14 +45,7 @@ export function registerFork(program: Command): void {
           jobId: string,
           o: { atStep: number; model?: string; systemPromptFile?: string; id?: string; detach: boolean; json: boolean },
         ) => {
-          let systemPrompt: string | undefined;
-          if (o.systemPromptFile) {
-            try {
-              systemPrompt = readFileSync(o.systemPromptFile, 'utf8');
-            } catch (err) {
-              throw new UsageError(`Cannot read --system-prompt-file: ${(err as Error).message}`);
-            }
-          }
+          const systemPrompt = o.systemPromptFile ? readPrompt(o.systemPromptFile) : undefined;
           const input = await withTemporal(async (t) => {
             try {
               return await forkInput(t.client, {
@@ -63,6 +67,81 @@ export function registerFork(program: Command): void {
           });
           await temporal.close();
           return code;
+        },
+      ),
+    );
+
+  program
+    .command('eval')
+    .summary('fork several recorded jobs at one step with a new model or prompt, and compare')
+    .description(
+      'Forks each recorded job at step N (as `dagent fork`), all with the same change, waits for every fork, and ' +
+        'prints one row per job: status, steps, tokens and whether the answer changed, original → fork.',
+    )
+    .argument('<jobIds...>', 'the recorded jobs')
+    .requiredOption('--at-step <n>', 'how many recorded steps each fork takes', positiveInt)
+    .option('-m, --model <name>', 'the model from step N+1 on')
+    .option('--system-prompt-file <file>', 'a new system prompt, from this file')
+    .addOption(jsonOption())
+    .action(
+      handler(
+        async (jobIds: string[], o: { atStep: number; model?: string; systemPromptFile?: string; json: boolean }) => {
+          if (!o.model && !o.systemPromptFile)
+            throw new UsageError('Say what to change: --model NAME and/or --system-prompt-file FILE.');
+          const systemPrompt = o.systemPromptFile ? readPrompt(o.systemPromptFile) : undefined;
+          const t = await connectTemporal({ start: true, log: note });
+          const local = await ensureWorker(t, { detach: false });
+          try {
+            const rows = await Promise.all(
+              jobIds.map(async (jobId) => {
+                let input;
+                try {
+                  input = await forkInput(t.client, {
+                    jobId,
+                    atStep: o.atStep,
+                    ...(o.model ? { model: o.model } : {}),
+                    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+                  });
+                } catch (err) {
+                  if (err instanceof ForkError) throw new UsageError(err.message);
+                  throw err;
+                }
+                const fork = await startJob(t.client, {
+                  ...input,
+                  taskQueue: t.config.taskQueue,
+                  jobId: newJobId('eval'),
+                });
+                const [a, b] = await Promise.all([
+                  awaitOutcome(t.client.workflow.getHandle(jobId)),
+                  awaitOutcome(fork),
+                ]);
+                return {
+                  jobId,
+                  fork: fork.workflowId,
+                  status: [a.status, b.status],
+                  steps: [a.steps, b.steps],
+                  tokens: [a.usage?.totalTokens ?? null, b.usage?.totalTokens ?? null],
+                  sameAnswer: a.answer === b.answer,
+                };
+              }),
+            );
+            if (o.json) printJson(rows);
+            else {
+              const arrow = (x: [unknown, unknown]) => `${String(x[0])} → ${String(x[1])}`;
+              out(
+                `forked at step ${o.atStep}${o.model ? `, model ${o.model}` : ''}${o.systemPromptFile ? `, system prompt ${o.systemPromptFile}` : ''}`,
+              );
+              for (const r of rows)
+                out(
+                  `${r.jobId}  ${r.fork}  status ${arrow(r.status as [unknown, unknown])}  steps ${arrow(r.steps as [unknown, unknown])}  tokens ${arrow(r.tokens as [unknown, unknown])}  answer ${r.sameAnswer ? 'same' : 'changed'}`,
+                );
+              out(`${rows.filter((r) => r.sameAnswer).length} of ${rows.length} answers the same`);
+            }
+            return 0;
+          } finally {
+            await local?.stop();
+            await t.close();
+          }
         },
       ),
     );
