@@ -5,6 +5,7 @@ import type { ContentStore } from '../src/content/store.js';
 import type { PriceTable } from '../src/llm/prices.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { makeCallModel } from './call-model.js';
+import { makeCompactConversation } from './compact.js';
 import { makeRequestLock } from './request-lock.js';
 import { makeRunTool } from './run-tool.js';
 
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     callModel: makeCallModel(deps.model, deps.registry, deps.redact, deps.store, deps.prices),
     runTool: makeRunTool(deps.registry, deps.redact, deps.store),
+    compactConversation: makeCompactConversation(deps.store),
     requestLock: makeRequestLock(deps.client),
   };
 }

@@ -20,6 +20,7 @@ import {
   type ChatMessage,
   type ModelReply,
   type PauseKind,
+  type ResumeOptions,
   type PlannedCall,
   type ProgressEvent,
   type TurnInput,
@@ -30,6 +31,11 @@ import { Approvals } from './approvals.js';
 import { LockHolder } from './lock-holder.js';
 import { Pauses } from './pauses.js';
 import { failureText, type StepContext } from './run-calls.js';
+
+const { compactConversation } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 5 },
+});
 
 /** The model activity, retried as the job asks (default: 10 attempts, 1 s doubling to 60 s). */
 const modelActivity = (r: TurnInput['modelRetry'] = {}) =>
@@ -95,7 +101,7 @@ export class TurnIO {
    * Waits for `dagent resume` (status `paused`, the reason in the progress and the audit), then
    * applies what it changed. The step is not run again: the turn goes on from where it paused.
    */
-  async pause(s: TurnState, kind: PauseKind, reason: string): Promise<void> {
+  async pause(s: TurnState, kind: PauseKind, reason: string): Promise<ResumeOptions> {
     const now = Date.now();
     if (this.#pausedSince?.kind !== kind) this.#pausedSince = { kind, at: now };
     this.setStatus('paused');
@@ -125,7 +131,9 @@ export class TurnIO {
     this.#input = next;
     this.#resumed = true;
     this.setStatus('running');
+    if (o.compact) changes.push('compact the conversation');
     this.event({ kind: 'resumed', at: Date.now(), step: s.step, by: o.by, changes: changes.join(', ') });
+    return o;
   }
 
   get eventsShown(): number {
@@ -176,11 +184,14 @@ export class TurnIO {
     s: TurnState,
     o: { append: ChatMessage[]; tools: string[] | undefined; store?: false },
   ): Promise<ModelReply> {
+    // A compaction (on resume) replaces the conversation this call sends; the reply's stored
+    // conversation builds on it, so the turn carries the compacted chain from then on.
+    let conversation = s.conversation;
     for (;;) {
       const input = this.#input;
       try {
         const reply = await modelActivity(input.modelRetry)({
-          conversation: s.conversation,
+          conversation,
           append: o.append,
           ...(o.store === false ? { store: false } : {}),
           ...(o.tools ? { tools: o.tools } : {}),
@@ -199,7 +210,12 @@ export class TurnIO {
         const type = cause instanceof ApplicationFailure && cause.type ? cause.type : undefined;
         const kind = o.store === false ? null : pauseKindOf(type); // a closing summary never pauses
         if (kind) {
-          await this.pause(s, kind, `model call at step ${s.step} failed: ${failureText(err)}`);
+          const resumed = await this.pause(s, kind, `model call at step ${s.step} failed: ${failureText(err)}`);
+          if (resumed.compact) {
+            const c = await compactConversation({ conversation });
+            conversation = c.conversation;
+            this.event({ kind: 'compacted', at: Date.now(), step: s.step, summarised: c.summarised });
+          }
           continue;
         }
         this.setStatus('failed');

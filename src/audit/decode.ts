@@ -139,6 +139,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
           model: o.model ?? null,
           maxTokens: o.maxTokens ?? null,
           deadlineMs: o.deadlineMs ?? null,
+          ...(o.compact ? { compact: true } : {}),
         });
     } else if (e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'decide') {
       const d = decode<ApprovalDecision>(e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input.args);

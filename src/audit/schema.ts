@@ -121,6 +121,7 @@ export const resumeRecord = z.object({
   model: z.string().nullable(),
   maxTokens: z.number().nullable(),
   deadlineMs: z.number().nullable(),
+  compact: z.boolean().optional(),
 });
 
 export const auditRecord = z.discriminatedUnion('type', [

@@ -94,6 +94,7 @@ export function formatTimeline(records: AuditRecord[]): string {
           r.model ? `model ${r.model}` : '',
           r.maxTokens ? `max tokens ${r.maxTokens}` : '',
           r.deadlineMs ? `${Math.round(r.deadlineMs / 1000)} s more` : '',
+          r.compact ? 'conversation compacted' : '',
         ].filter(Boolean);
         lines.push(`${rel(r.at, t0)}  ▶ resumed by ${r.by}${what.length ? ` (${what.join(', ')})` : ''}`);
         break;

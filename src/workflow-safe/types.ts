@@ -158,6 +158,8 @@ export interface ResumeOptions {
   model?: string;
   maxTokens?: number;
   maxCostUsd?: number;
+  /** Summarise older messages into one before calling the model again (after a context overflow). */
+  compact?: boolean;
   /** Time from the resume on. */
   deadlineMs?: number;
 }
@@ -331,6 +333,7 @@ export type ProgressEvent =
   | { kind: 'rejected'; at: number; step: number; callId: string; name: string; reason: string }
   | { kind: 'paused'; at: number; step: number; pause: PauseKind; reason: string }
   | { kind: 'resumed'; at: number; step: number; by: string; changes: string }
+  | { kind: 'compacted'; at: number; step: number; summarised: number }
   | { kind: 'approval_wait'; at: number; step: number; callId: string; name: string }
   | {
       kind: 'approval';

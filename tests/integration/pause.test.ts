@@ -84,6 +84,26 @@ describe('pause instead of dying', () => {
     }
   });
 
+  it('an outage with autoResume: the job tries the provider again on its schedule and completes with nobody resuming it', async () => {
+    const h = await startHarness({
+      scenario: {
+        name: 'auto-resume',
+        steps: [{ faults: Array.from({ length: 3 }, () => ({ status: 503 })), reply: { content: 'back up' } }],
+      },
+    });
+    try {
+      const handle = await h.start({
+        modelRetry: { maximumAttempts: 1 },
+        autoResume: { everyMs: 300, forMs: 60_000 },
+      });
+      const r = await handle.result();
+      assert.deepEqual([r.status, r.answer], ['completed', 'back up']);
+      assert.equal(h.model.requests.length, 4, 'three failed tries, one a pause each, then the reply');
+    } finally {
+      await h.close();
+    }
+  });
+
   for (const [code, status, kind] of [
     ['insufficient_quota', 429, 'quota'],
     ['context_length_exceeded', 400, 'context_overflow'],
@@ -197,6 +217,45 @@ describe('a quota breaker per provider', () => {
       await first.executeUpdate(resumeUpdate, { args: [{ by: 'ops' }] });
       assert.equal((await first.result()).answer, 'first done');
       assert.equal(sentFor('second'), 1);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a context overflow, resumed with a compaction', () => {
+  it('older messages become one summary (marked as such); the model gets the system prompt, task, summary, last reply and new results', async () => {
+    const h = await startHarness({
+      handler: ({ body, step }) => {
+        const compacted = body.messages.some((m) => String(m.content ?? '').startsWith('[Earlier work, compacted'));
+        if (compacted) return { reply: { content: 'done after compaction' } };
+        if (step < 3)
+          return { reply: { toolCalls: [{ name: 'calculator', arguments: { expression: `${step}*10` } }] } };
+        return {
+          faults: [{ status: 400, code: 'context_length_exceeded', message: 'too long' }],
+          reply: { content: 'not reached' },
+        };
+      },
+    });
+    try {
+      const handle = await h.start({ modelRetry: FAST_RETRY });
+      const p = (await pausedOf(h, handle.workflowId))!;
+      assert.equal(p.kind, 'context_overflow');
+      const resumed = await dagent(['resume', handle.workflowId, '--compact', '--by', 'ana'], env());
+      assert.equal(resumed.code, 0, resumed.stderr);
+      const r = await handle.result();
+      assert.equal(r.answer, 'done after compaction');
+      const sent = h.model.requests.at(-1)!.body.messages;
+      assert.deepEqual(
+        sent.map((m) => m.role),
+        ['system', 'user', 'user', 'assistant', 'tool'],
+      );
+      const summary = String(sent[2]!.content);
+      assert.match(summary, /^\[Earlier work, compacted to fit the model’s context: 4 messages\]/);
+      assert.match(summary, /You called: calculator\(\{"expression":"0\*10"\}\)\nResult: 0/);
+      assert.match(String(sent[4]!.content), /^20$/);
+      const audit = await readAudit(h.client, handle.workflowId);
+      assert.ok(audit.some((x) => x.type === 'resume' && x.compact === true));
     } finally {
       await h.close();
     }

@@ -145,13 +145,22 @@ export function registerControl(program: Command): void {
     .option('--max-tokens <n>', 'the token budget from here on (the total, counted from the start)', positiveInt)
     .option('--max-cost <usd>', 'the money budget from here on (the total, counted from the start)', positiveNumber)
     .option('--deadline <duration>', 'time allowed from now on (e.g. 30m)', parseDuration)
+    .option('--compact', 'summarise older messages into one first (after a context overflow)', false)
     .option('--by <name>', 'who resumes (recorded in the audit)', process.env.USER || 'cli')
     .addOption(jsonOption())
     .action(
       handler(
         (
           jobId: string,
-          o: { model?: string; maxTokens?: number; maxCost?: number; deadline?: number; by: string; json: boolean },
+          o: {
+            model?: string;
+            maxTokens?: number;
+            maxCost?: number;
+            deadline?: number;
+            compact: boolean;
+            by: string;
+            json: boolean;
+          },
         ) =>
           withJob(jobId, async (handle) => {
             const paused = await handle.query(pausedQuery).catch((err: Error) => {
@@ -167,6 +176,7 @@ export function registerControl(program: Command): void {
                   ...(o.model ? { model: o.model } : {}),
                   ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
                   ...(o.maxCost ? { maxCostUsd: o.maxCost } : {}),
+                  ...(o.compact ? { compact: true } : {}),
                   ...(o.deadline ? { deadlineMs: o.deadline } : {}),
                 },
               ],

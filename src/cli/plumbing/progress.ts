@@ -28,6 +28,8 @@ export function formatEvent(e: ProgressEvent): string {
       return `⏸ paused at step ${e.step} (${e.pause}): ${e.reason}`;
     case 'resumed':
       return `▶ resumed by ${e.by}${e.changes ? ` (${e.changes})` : ''}`;
+    case 'compacted':
+      return `  ⇊ ${e.summarised} older messages summarised into one (compaction)`;
     case 'cancelled':
       return `cancelled at step ${e.step}`;
     case 'final':
