@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { Command } from 'commander';
+import { SA_STATUS } from '../../workflow-safe/search-attributes.js';
 import { diffJobs } from '../../audit/diff.js';
 import { readAudit } from '../../client/audit.js';
 import { ForkError, forkInput } from '../../client/fork.js';
 import { newJobId, startJob } from '../../client/start-job.js';
 import { connectTemporal } from '../../temporal/connect.js';
-import { awaitOutcome } from '../plumbing/job-outcome.js';
+import { awaitOutcome, type JobOutcome } from '../plumbing/job-outcome.js';
 import { ensureWorker } from '../plumbing/worker.js';
 import { handler } from '../plumbing/command.js';
 import { jsonOption, positiveInt } from '../plumbing/options.js';
@@ -13,6 +16,18 @@ import { note, out, printJson } from '../plumbing/output.js';
 import { runJob } from '../plumbing/run-job.js';
 import { UsageError } from '../plumbing/usage-error.js';
 import { withTemporal } from '../plumbing/with-temporal.js';
+
+/** A fork's outcome, or `paused` as soon as it pauses (an eval does not wait for a person). */
+async function untilEndedOrPaused(handle: WorkflowHandle): Promise<JobOutcome> {
+  const ended = awaitOutcome(handle);
+  for (;;) {
+    const paused = await Promise.race([ended.then(() => false), sleep(1_000).then(() => true)]);
+    if (!paused) return ended;
+    const d = await handle.describe();
+    if (d.searchAttributes?.[SA_STATUS.name]?.[0] === 'paused')
+      return { jobId: handle.workflowId, status: 'paused', answer: null, steps: null, usage: null };
+  }
+}
 
 function readPrompt(file: string): string {
   try {
@@ -113,7 +128,7 @@ export function registerFork(program: Command): void {
                 });
                 const [a, b] = await Promise.all([
                   awaitOutcome(t.client.workflow.getHandle(jobId)),
-                  awaitOutcome(fork),
+                  untilEndedOrPaused(fork),
                 ]);
                 return {
                   jobId,
