@@ -106,6 +106,8 @@ export function workerSettingsFromEnv(env: Env = process.env) {
     logLevel: (level || undefined) as LogLevelName | undefined,
     /** The policy file every call is decided by (DAGENT_POLICY); the built-in policy when unset. */
     policyFile: env.DAGENT_POLICY || undefined,
+    /** MCP servers whose tools workers add (DAGENT_MCP: a YAML or JSON file). */
+    mcpFile: env.DAGENT_MCP || undefined,
   };
 }
 

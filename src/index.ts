@@ -20,6 +20,8 @@ export {
   type AgentWorkerOptions,
 } from './worker/create-worker.js';
 export { modelConfigFromEnv, type ModelConfig } from './config.js';
+export { loadMcpConfig, type McpServerConfig } from './mcp/config.js';
+export { McpPool } from './mcp/pool.js';
 export {
   decide,
   defaultPolicy,

@@ -56,6 +56,15 @@ export class ToolRegistry {
       );
   }
 
+  /**
+   * Replaces the tools of one MCP server (named `<server>__…`) with its new list: a changed list
+   * takes effect for the next model call; a call of a tool that went away is an unknown tool.
+   */
+  replaceServerTools(server: string, tools: ToolDefinition<any>[]): void {
+    for (const name of [...this.#tools.keys()]) if (name.startsWith(`${server}__`)) this.#tools.delete(name);
+    for (const t of tools) this.#tools.set(t.name, t);
+  }
+
   /** The tools this worker offers (those its policy disables are not offered). */
   names(): string[] {
     return this.#select().map((t) => t.name);

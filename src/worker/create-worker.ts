@@ -11,6 +11,8 @@ import { ensureSearchAttributes } from '../temporal/search-attributes.js';
 import { builtinTools } from '../tools/builtins/index.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import { McpPool } from '../mcp/pool.js';
 import { workflowBundleCode } from './bundle.js';
 import { cachedWorkflowBundle } from './bundle-cache.js';
 
@@ -29,13 +31,19 @@ export interface AgentActivityOptions {
   policy?: Policy;
   /** Model prices for cost budgets (USD per million tokens); the built-in table when absent. */
   prices?: PriceTable;
+  /** MCP servers whose tools join this worker's (started and listed already; see {@link McpPool}). */
+  mcp?: { pool: McpPool; tools: ToolDefinition<any>[] };
   /** Where warnings about this worker's setup go (an uncontained shell); console.warn when absent. */
   warn?: (message: string) => void;
 }
 
 /** Our activities, for a worker of your own (or use {@link agentPlugin}). */
 export function createAgentActivities(o: AgentActivityOptions) {
-  const registry = new ToolRegistry(o.tools ?? builtinTools, o.policy ?? defaultPolicy());
+  const registry = new ToolRegistry(
+    [...(o.tools ?? builtinTools), ...(o.mcp?.tools ?? [])],
+    o.policy ?? defaultPolicy(),
+  );
+  o.mcp?.pool.onToolsChanged((server, tools) => registry.replaceServerTools(server, tools));
   checkShellContainment(registry, o.warn ?? ((m) => console.warn(m)));
   return createActivities({
     model: o.model,
@@ -81,7 +89,9 @@ export function agentPlugin(o: AgentActivityOptions) {
   };
 }
 
-export interface AgentWorkerOptions extends Omit<AgentActivityOptions, 'client'> {
+export interface AgentWorkerOptions extends Omit<AgentActivityOptions, 'client' | 'mcp'> {
+  /** MCP servers whose tools join this worker's: connected at start, closed when the worker stops. */
+  mcpServers?: McpServerConfig[];
   taskQueue: string;
   namespace?: string;
   /** Temporal's address; or pass `connection` (and `client`) you own. */
@@ -118,6 +128,13 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> 
       client = new Client({ connection: c, namespace });
     }
     await ensureSearchAttributes(client, namespace);
+    let mcp: AgentActivityOptions['mcp'];
+    if (o.mcpServers?.length) {
+      const pool = new McpPool(o.mcpServers, o.warn ?? ((m) => console.warn(m)));
+      owned.push(pool);
+      await pool.start();
+      mcp = { pool, tools: await pool.tools() };
+    }
     const workflowBundle = o.workflowBundle
       ? { codePath: o.workflowBundle }
       : o.workflowsPath
@@ -128,7 +145,7 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> 
       namespace,
       taskQueue: o.taskQueue,
       workflowBundle,
-      activities: createAgentActivities({ ...o, client }),
+      activities: createAgentActivities({ ...o, client, ...(mcp ? { mcp } : {}) }),
       maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
       ...(o.shutdownGraceTime !== undefined ? { shutdownGraceTime: o.shutdownGraceTime } : {}),
     });

@@ -13,6 +13,7 @@ import { createAgentWorker } from '../../src/worker/create-worker.js';
 import { ContentStore } from '../../src/content/store.js';
 import { defaultPolicy, type Policy } from '../../src/policy/index.js';
 import type { PriceTable } from '../../src/llm/prices.js';
+import type { McpServerConfig } from '../../src/mcp/config.js';
 import { installRuntime } from '../../src/worker/runtime.js';
 
 export function temporalAddress(): string {
@@ -52,6 +53,8 @@ export async function startHarness(o: {
   policy?: Policy;
   /** The worker's price table; the built-in one when absent. */
   prices?: PriceTable;
+  /** MCP servers whose tools the worker adds. */
+  mcpServers?: McpServerConfig[];
 }): Promise<Harness> {
   const address = temporalAddress();
   installRuntime('ERROR');
@@ -75,6 +78,7 @@ export async function startHarness(o: {
       ...(o.contentDir ? { store: new ContentStore(o.contentDir) } : {}),
       ...(o.policy ? { policy: o.policy } : {}),
       ...(o.prices ? { prices: o.prices } : {}),
+      ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
       warn: () => {},
     });
     return { worker: w, running: w.run() };

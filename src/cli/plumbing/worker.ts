@@ -14,6 +14,8 @@ import { resolveModel } from '../../worker/model-setup.js';
 import { loadPluginTools } from '../../worker/plugins.js';
 import { installRuntime } from '../../worker/runtime.js';
 import { note } from './output.js';
+import { loadMcpConfig } from '../../mcp/config.js';
+import path from 'node:path';
 
 /** Running calls get this long to finish when a command's own worker stops (other jobs' calls too). */
 const DRAIN_MS = 30_000;
@@ -62,7 +64,8 @@ export async function startCommandWorker(
 ): Promise<CommandWorker> {
   installRuntime(o.logLevel ?? 'ERROR');
   const model = await resolveModel({ log: note, ...(o.forceOffline ? { forceOffline: true } : {}) });
-  const { workflowBundle } = workerSettingsFromEnv();
+  const { workflowBundle, mcpFile } = workerSettingsFromEnv();
+  const mcpServers = mcpFile ? loadMcpConfig(path.resolve(mcpFile)) : [];
   let worker;
   try {
     worker = await createAgentWorker({
@@ -73,6 +76,7 @@ export async function startCommandWorker(
       tools: await workerTools(),
       policy: policyFromEnv(),
       prices: pricesFromEnv(),
+      ...(mcpServers.length ? { mcpServers } : {}),
       warn: note,
       shutdownGraceTime: DRAIN_MS,
       ...(workflowBundle ? { workflowBundle } : {}),
