@@ -34,13 +34,15 @@ export function makeCallModel(
   return async function callModel(req: ModelRequest): Promise<ModelReply> {
     const started = Date.now();
     const format = req.toolFormat ?? 'native';
-    const tools = format === 'native' ? registry.openAITools(req.tools) : [];
     // The conversation so far comes from the store (history holds its reference), the new messages
     // from the request; long texts are references, and the model gets the text.
     const append = req.append ?? req.messages ?? [];
     const stored = await conversations.read(req.conversation).catch(unrecoverable);
     const full = await expandMessages(store, [...stored, ...append]).catch(unrecoverable);
-    const messages = format === 'native' ? full : toTextMessages(full, protocolFor(format), registry, req.tools);
+    // With many tools, a relevant subset (recorded in the reply); a closing summary offers none.
+    const offer = req.tools?.length === 0 ? { only: req.tools } : registry.offer(req.tools, full);
+    const tools = format === 'native' ? registry.openAITools(offer.only) : [];
+    const messages = format === 'native' ? full : toTextMessages(full, protocolFor(format), registry, offer.only);
     // A quota another job just ran into: pause at once rather than spend a request to learn it.
     const held = req.afterResume ? null : breaker.check(model.baseURL);
     if (held)
@@ -89,12 +91,13 @@ export function makeCallModel(
     });
     const reply = await shrinkReply(store, {
       ...(cost !== undefined ? { costUsd: cost } : {}),
+      ...(offer.routed ? { offered: offer.routed } : {}),
       ...capCalls(parsed),
       agent: agentHash({
         systemPrompt: full[0]?.role === 'system' ? full[0].content : null,
         model: req.model ?? model.model,
         format,
-        tools: format === 'native' ? tools : registry.toolSpecs(req.tools),
+        tools: format === 'native' ? tools : registry.toolSpecs(offer.only),
       }),
       finishReason: choice.finish_reason ?? 'unknown',
       model: answeredBy,

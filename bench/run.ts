@@ -9,11 +9,12 @@ import { benchFloor } from './floor.js';
 import { benchLocks } from './locks.js';
 import { benchLongJob } from './long-job.js';
 import { benchParsers } from './parsers.js';
+import { benchRouting } from './routing.js';
 
 const only = process.argv[2];
-if (only === 'parsers') {
+if (only === 'parsers' || only === 'routing') {
   // No server needed.
-  console.log(benchParsers());
+  console.log(only === 'parsers' ? benchParsers() : benchRouting());
   process.exit(0);
 }
 const work = mkdtempSync(path.join(tmpdir(), 'dagent-bench-'));
@@ -27,7 +28,7 @@ try {
   if (!only || only === 'fan-out') console.log(`${await benchFanOut()}\n`);
   if (!only || only === 'long-job') console.log(`${await benchLongJob()}\n`);
   if (!only || only === 'locks') console.log(`${await benchLocks()}\n`);
-  if (!only) console.log(`${benchParsers()}\n`);
+  if (!only) console.log(`${benchParsers()}\n\n${benchRouting()}\n`);
 } finally {
   await server.stop();
 }

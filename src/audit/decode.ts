@@ -255,6 +255,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
         callIds: (step?.calls ?? []).map((c) => c.id),
         ...(step?.agent ? { agent: step.agent } : {}),
         ...(step?.costUsd !== undefined ? { costUsd: step.costUsd } : {}),
+        ...(step?.offered ? { offered: step.offered } : {}),
       };
       push(run.scheduledMs, rec);
       for (const c of step?.calls ?? []) {

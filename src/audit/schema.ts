@@ -42,6 +42,8 @@ export const modelCallRecord = z.object({
   agent: z.string().optional(),
   /** USD, from the worker's price table (added in v1, optional: absent when the model had no price). */
   costUsd: z.number().optional(),
+  /** The tools offered, when the worker routed a subset of many (added in v1, optional). */
+  offered: z.array(z.string()).optional(),
   ...fromRecording,
 });
 

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { PlannedCall, RejectedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
+import type { ChatMessage, PlannedCall, RejectedCall, ToolFormat, ToolResult } from '../workflow-safe/types.js';
 import type { ToolSpec } from '../protocols/types.js';
 import { decide, defaultPolicy, type Policy } from '../policy/index.js';
 import { MAX_NESTING, nestingDepth } from '../protocols/text/json-scan.js';
-import type { ToolContext, ToolDefinition } from './define-tool.js';
+import { defineTool, type ToolContext, type ToolDefinition } from './define-tool.js';
+import { FIND_TOOLS, rankTools, ROUTE_ABOVE, routeTools } from './routing.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** The largest argument text one call may carry; larger calls are refused with their size. */
@@ -45,7 +46,7 @@ export class ToolRegistry {
 
   constructor(tools: ToolDefinition<any>[], policy: Policy = defaultPolicy()) {
     this.policy = policy;
-    for (const t of tools) {
+    for (const t of [...tools, findToolsTool(this)]) {
       if (this.#tools.has(t.name)) throw new Error(`Tool '${t.name}' is defined twice.`);
       this.#tools.set(t.name, t);
     }
@@ -68,6 +69,16 @@ export class ToolRegistry {
   /** The tools this worker offers (those its policy disables are not offered). */
   names(): string[] {
     return this.#select().map((t) => t.name);
+  }
+
+  /**
+   * What the next model call is offered: every tool, or — with more than {@link ROUTE_ABOVE} — a
+   * relevant subset plus `find_tools` (see src/tools/routing.ts). `routed` lists the subset.
+   */
+  offer(only: string[] | undefined, conversation: ChatMessage[]): { only: string[] | undefined; routed?: string[] } {
+    const docs = this.#select(only).map((t) => ({ name: t.name, description: t.description }));
+    const routed = routeTools(docs, conversation);
+    return routed ? { only: routed, routed } : { only };
   }
 
   get(name: string): ToolDefinition | undefined {
@@ -120,6 +131,7 @@ export class ToolRegistry {
     const reject = (rejected: string): RejectedCall => ({ ...base, rejected });
     const tool = this.#tools.get(name);
     const allowed = this.#select(only).map((t) => t.name);
+    if (allowed.length > ROUTE_ABOVE) allowed.push(FIND_TOOLS); // routed: find_tools is on offer
     if (tool && this.policy.disabled.includes(name))
       return reject(`Tool '${name}' is disabled on this worker by its policy. Available tools: ${allowed.join(', ')}.`);
     if (!tool || !allowed.includes(name))
@@ -224,6 +236,27 @@ export class ToolRegistry {
 
   #select(only?: string[]): ToolDefinition[] {
     const all = [...this.#tools.values()].filter((t) => !this.policy.disabled.includes(t.name));
-    return only ? all.filter((t) => only.includes(t.name)) : all;
+    // find_tools is offered only when named: by routing, for a worker with many tools.
+    return only ? all.filter((t) => only.includes(t.name)) : all.filter((t) => t.name !== FIND_TOOLS);
   }
+}
+
+/** `find_tools`: searches every tool of the worker; the ones it names are offered from then on. */
+function findToolsTool(registry: ToolRegistry) {
+  return defineTool({
+    name: FIND_TOOLS,
+    description:
+      'Search all tools by what you need (words from their names and descriptions). The tools it lists are offered to you from the next step on.',
+    input: z.object({ query: z.string().min(1).max(500) }),
+    effect: 'read',
+    execute: ({ query }) => {
+      const docs = registry
+        .names()
+        .map((n) => registry.get(n)!)
+        .map((t) => ({ name: t.name, description: t.description }));
+      const hits = rankTools(docs, query).slice(0, 10);
+      if (!hits.length) return `No tool matches '${query}'. Try other words.`;
+      return hits.map((n) => `${n}: ${registry.get(n)!.description}`).join('\n');
+    },
+  });
 }

@@ -107,6 +107,8 @@ export interface ModelReply {
   agent?: string;
   /** What the call cost in USD, from the worker's price table; absent when the model has no price there. */
   costUsd?: number;
+  /** The tools this call was offered, when the worker has many and offered a subset. */
+  offered?: string[];
 }
 
 export interface ModelRequest {
