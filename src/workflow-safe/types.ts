@@ -191,8 +191,12 @@ export interface TurnInput {
   toolFormat?: ToolFormat;
   /** Earlier conversation (a session's turns so far), placed between the system prompt and the task. */
   history?: ChatMessage[];
+  /** Earlier conversation already in the content store, system prompt included (a session's turns so far); `history` then holds only what follows it. */
+  conversation?: ConversationRef;
   /** Return the messages this turn added (for a session to keep). */
   returnMessages?: boolean;
+  /** Return the stored conversation at the end (and the few messages not stored yet): a session's next turn goes on from it. */
+  returnConversation?: boolean;
   /** Continue-as-new after this many steps in one run (Temporal's own suggestion applies too). */
   continueAsNewAfterSteps?: number;
   /** Where a continued turn picks up (set by the turn itself when it continues-as-new). */
@@ -258,6 +262,10 @@ export interface TurnResult {
   reason?: string;
   /** The messages this turn added, when asked for (`returnMessages`). */
   messages?: ChatMessage[];
+  /** With `returnConversation`: the conversation as stored at the end … */
+  conversation?: ConversationRef | null;
+  /** … and the messages after it that are not stored (results a stopped turn did not send; its closing note). */
+  unstored?: ChatMessage[];
 }
 
 export interface SessionInput {
@@ -266,8 +274,12 @@ export interface SessionInput {
   toolFormat?: ToolFormat;
   systemPrompt?: string;
   maxSteps?: number;
-  /** Carried across continue-as-new. */
+  /** Carried across continue-as-new (sessions from before conversations were kept by reference). */
   history?: ChatMessage[];
+  /** The conversation so far, in the content store; carried across continue-as-new. */
+  conversation?: ConversationRef | null;
+  /** Messages after `conversation` that are not stored yet. */
+  unstored?: ChatMessage[];
   turns?: number;
   runs?: number;
   /** Continue-as-new after this many turns in one run (Temporal's own suggestion applies too). */

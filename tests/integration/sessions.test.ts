@@ -59,7 +59,7 @@ describe('sessions', () => {
     }
   });
 
-  it('continue-as-new between turns, carrying the whole conversation', async () => {
+  it('continue-as-new between turns, carrying the conversation by reference: no turn or run input grows with it', async () => {
     const h = await startHarness({ handler: rememberer });
     const sessionId = uniqueId('long-session');
     const send = (message: string) =>
@@ -80,9 +80,19 @@ describe('sessions', () => {
       const state = await h.client.workflow.getHandle(sessionId).query(sessionQuery);
       assert.deepEqual(
         [state.turns, state.runs, state.messages],
-        [4, 3, 8],
-        'two runs of two turns each, and a third waiting for the next message',
+        [4, 3, 9],
+        'two runs of two turns each, and a third waiting for the next message; the system prompt and 4 questions and answers',
       );
+      // The 4th turn started from a reference to the stored conversation, with nothing inline.
+      const history = await h.client.workflow.getHandle(`${sessionId}-turn-4`).fetchHistory();
+      const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
+      const input = JSON.parse(Buffer.from(started.input!.payloads![0]!.data!).toString('utf8'));
+      assert.equal(input.conversation.count, 7, 'system prompt and 3 questions and answers, by reference');
+      assert.deepEqual(input.history, []);
+      // The session's own run carries the reference, not the messages.
+      const runInput = (await h.client.workflow.getHandle(sessionId).fetchHistory()).events![0]!
+        .workflowExecutionStartedEventAttributes!.input!.payloads![0]!.data!;
+      assert.ok(Buffer.from(runInput).length < 600, `${Buffer.from(runInput).length} bytes of session input`);
     } finally {
       await h.close();
     }

@@ -57,6 +57,8 @@ export const turnInputSchema = z.strictObject({
   toolFormat: z.enum(TOOL_FORMATS as [string, ...string[]]).optional(),
   history: z.array(message).optional(),
   returnMessages: z.boolean().optional(),
+  returnConversation: z.boolean().optional(),
+  conversation: z.object({ head: z.string().nullable(), count: z.number().int().min(0) }).optional(),
   continueAsNewAfterSteps: count.optional(),
   onBudget: z.enum(['pause', 'stop']).optional(),
   forkOf: z.strictObject({ jobId: z.string().min(1), atStep: count }).optional(),

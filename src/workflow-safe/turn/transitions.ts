@@ -18,9 +18,13 @@ import { budgetStop, DEFAULT_NO_PROGRESS_REPEATS, maxStepsStop, nextStreaks, typ
 
 export function initialState(input: TurnInput, now: number): TurnState {
   const task: ChatMessage = { role: 'user', content: input.task };
+  // A stored earlier conversation begins with its system prompt; otherwise this turn's comes first.
+  const system: ChatMessage[] = input.conversation
+    ? []
+    : [{ role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT }];
   return {
-    conversation: null,
-    pending: [{ role: 'system', content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT }, ...(input.history ?? []), task],
+    conversation: input.conversation ?? null,
+    pending: [...system, ...(input.history ?? []), task],
     ...(input.returnMessages ? { kept: [task] } : {}),
     step: 0,
     usage: zeroUsage(),
@@ -162,15 +166,19 @@ export function turnResult(
     usage: s.usage,
     ...(end.reason ? { reason: end.reason } : {}),
   };
-  if (!input.returnMessages) return r;
-  const added = [...(s.kept ?? [])];
-  if (end.status !== 'completed')
-    added.push({ role: 'assistant', content: end.answer ?? `(stopped: ${end.reason ?? end.status})` });
-  return { ...r, messages: added };
+  const closing: ChatMessage[] =
+    end.status !== 'completed'
+      ? [{ role: 'assistant', content: end.answer ?? `(stopped: ${end.reason ?? end.status})` }]
+      : [];
+  const withConversation: TurnResult = input.returnConversation
+    ? { ...r, conversation: s.conversation, unstored: [...s.pending, ...closing] }
+    : r;
+  if (!input.returnMessages) return withConversation;
+  return { ...withConversation, messages: [...(s.kept ?? []), ...closing] };
 }
 
 /** The input of the next run, carrying the state (references keep it small) instead of the first run's conversation. */
 export function continuedInput(input: TurnInput, s: TurnState): TurnInput {
-  const { history: _history, resume: _previous, ...same } = input;
+  const { history: _history, conversation: _conversation, resume: _previous, ...same } = input;
   return { ...same, resume: s };
 }
