@@ -1,31 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { z } from 'zod';
 import { readAudit } from '../../src/client/audit.js';
 import { builtinTools } from '../../src/tools/builtins/index.js';
-import { defineTool } from '../../src/tools/define-tool.js';
 import { SA_STATUS } from '../../src/workflow-safe/search-attributes.js';
 import { pausedQuery, resumeUpdate } from '../../src/workflow-safe/messages.js';
 import { dagent } from '../helpers/cli.js';
+import { countedWrite } from '../helpers/counted-tool.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { until } from '../helpers/wait.js';
 
 const FAST_RETRY = { maximumAttempts: 10, initialIntervalMs: 10, maximumIntervalMs: 20 };
 const env = () => ({ TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS! });
-
-/** A write that is not idempotent and counts its runs. */
-function counted(runs: string[]) {
-  return defineTool({
-    name: 'append_once',
-    description: 'Append a line (not idempotent).',
-    input: z.object({ line: z.string() }),
-    effect: 'write',
-    execute: ({ line }, ctx) => {
-      runs.push(`${ctx.callId} ${line}`);
-      return 'appended';
-    },
-  });
-}
 
 const pausedOf = async (h: Harness, jobId: string) =>
   until(`job ${jobId} to pause`, async () => {
@@ -38,7 +23,7 @@ describe('pause instead of dying', () => {
   it('500 eleven times in a row: the job pauses with the reason, `dagent resume` completes it, no call runs twice', async () => {
     const runs: string[] = [];
     const h = await startHarness({
-      tools: [...builtinTools, counted(runs)],
+      tools: [...builtinTools, countedWrite(runs)],
       scenario: {
         name: 'outage',
         steps: [
@@ -68,7 +53,7 @@ describe('pause instead of dying', () => {
       assert.match(resumed.stdout, /Resumed .* at step 2 \(it was paused: outage/);
       const r = await handle.result();
       assert.deepEqual([r.status, r.answer, r.steps], ['completed', 'finished after the outage', 2]);
-      assert.deepEqual(runs, ['s1c1 one'], 'the completed call did not run again');
+      assert.deepEqual(runs, [`${handle.workflowId} s1c1 one`], 'the completed call did not run again');
       // The 11th 500 came after the resume and was retried; 12 requests for step 2 in all.
       assert.equal(h.model.requests.filter((q) => q.step === 1).length, 12);
       const again = await dagent(['resume', handle.workflowId], env());

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { TurnInput } from '../../workflow-safe/types.js';
 import type { Command } from 'commander';
 import { SA_STATUS } from '../../workflow-safe/search-attributes.js';
 import { diffJobs } from '../../audit/diff.js';
@@ -26,6 +27,26 @@ async function untilEndedOrPaused(handle: WorkflowHandle): Promise<JobOutcome> {
     const d = await handle.describe();
     if (d.searchAttributes?.[SA_STATUS.name]?.[0] === 'paused')
       return { jobId: handle.workflowId, status: 'paused', answer: null, steps: null, usage: null };
+  }
+}
+
+/** The input of a fork of `jobId`; a fork that cannot be made is a usage error saying why. */
+async function forkOf(
+  client: Client,
+  jobId: string,
+  o: { atStep: number; model?: string },
+  systemPrompt: string | undefined,
+): Promise<TurnInput> {
+  try {
+    return await forkInput(client, {
+      jobId,
+      atStep: o.atStep,
+      ...(o.model ? { model: o.model } : {}),
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    });
+  } catch (err) {
+    if (err instanceof ForkError) throw new UsageError(err.message);
+    throw err;
   }
 }
 
@@ -61,19 +82,7 @@ export function registerFork(program: Command): void {
           o: { atStep: number; model?: string; systemPromptFile?: string; id?: string; detach: boolean; json: boolean },
         ) => {
           const systemPrompt = o.systemPromptFile ? readPrompt(o.systemPromptFile) : undefined;
-          const input = await withTemporal(async (t) => {
-            try {
-              return await forkInput(t.client, {
-                jobId,
-                atStep: o.atStep,
-                ...(o.model ? { model: o.model } : {}),
-                ...(systemPrompt !== undefined ? { systemPrompt } : {}),
-              });
-            } catch (err) {
-              if (err instanceof ForkError) throw new UsageError(err.message);
-              throw err;
-            }
-          }, jobId);
+          const input = await withTemporal((t) => forkOf(t.client, jobId, o, systemPrompt), jobId);
           const { code, temporal } = await runJob({
             input,
             jobId: o.id ?? newJobId('fork'),
@@ -109,18 +118,7 @@ export function registerFork(program: Command): void {
           try {
             const rows = await Promise.all(
               jobIds.map(async (jobId) => {
-                let input;
-                try {
-                  input = await forkInput(t.client, {
-                    jobId,
-                    atStep: o.atStep,
-                    ...(o.model ? { model: o.model } : {}),
-                    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
-                  });
-                } catch (err) {
-                  if (err instanceof ForkError) throw new UsageError(err.message);
-                  throw err;
-                }
+                const input = await forkOf(t.client, jobId, o, systemPrompt);
                 const fork = await startJob(t.client, {
                   ...input,
                   taskQueue: t.config.taskQueue,

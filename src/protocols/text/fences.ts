@@ -1,3 +1,5 @@
+import { blankSpans } from './think.js';
+
 /** A fenced code block of a markdown reply. Nested blocks are part of their parent's body. */
 export interface Fence {
   /** The info string after the opening fence (`save notes.md`). */
@@ -165,15 +167,7 @@ export function firstFence(text: string, from: number): Fence | undefined {
 
 /** The text with every fenced block blanked out (same length), so call syntax inside examples is ignored. */
 export function maskFences(text: string): string {
-  const fences = scanFences(text);
-  if (!fences.length) return text;
-  let out = '';
-  let at = 0;
-  for (const f of fences) {
-    out += text.slice(at, f.start) + text.slice(f.start, f.end).replace(/[^\n]/g, ' ');
-    at = f.end;
-  }
-  return out + text.slice(at);
+  return blankSpans(text, scanFences(text));
 }
 
 /** A fence longer than any backtick run in `body`. */

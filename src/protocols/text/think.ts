@@ -68,10 +68,15 @@ export function blankOutsideCalls(text: string, nextCall: NextCall, nextBlank: N
     blanks.push(b);
     pos = Math.max(b.end, pos + 1);
   }
-  if (!blanks.length) return text;
+  return blankSpans(text, blanks);
+}
+
+/** The text with the given spans (in order, not overlapping) blanked out: same length, newlines kept. */
+export function blankSpans(text: string, spans: Span[]): string {
+  if (!spans.length) return text;
   let out = '';
   let at = 0;
-  for (const b of blanks) {
+  for (const b of spans) {
     out += text.slice(at, b.start) + text.slice(b.start, b.end).replace(/[^\n]/g, ' ');
     at = b.end;
   }
