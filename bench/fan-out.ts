@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builtinTools } from '../src/tools/builtins/index.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import { startHarness } from '../tests/helpers/harness.js';
+import { startHarness, toolContext } from '../tests/helpers/harness.js';
 import { median, table } from './stats.js';
 
 const LATENCY_MS = 200;
@@ -31,16 +31,7 @@ export async function benchFanOut(ns = [1, 4, 16, 64]): Promise<string> {
     },
   });
   const registry = new ToolRegistry([fixedRead]);
-  const ctx = {
-    workspace: h.workspace,
-    jobId: 'bench',
-    callId: 'c',
-    idempotencyKey: 'bench:c',
-    fencingTokens: {},
-    signal: new AbortController().signal,
-    heartbeat: () => {},
-    policy: registry.policy,
-  };
+  const ctx = toolContext(h.workspace);
   const rows: Array<Array<string | number>> = [];
   try {
     for (const n of ns) {

@@ -8,7 +8,7 @@ import { fetchJobRuns } from '../src/client/audit.js';
 import { startScriptedModel, type ScriptHandler } from '../src/scripted-model/server.js';
 import { builtinTools } from '../src/tools/builtins/index.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import { startHarness } from '../tests/helpers/harness.js';
+import { startHarness, toolContext } from '../tests/helpers/harness.js';
 import { table } from './stats.js';
 
 const DATA = `${'log line with some text in it, '.repeat(90)}\n`; // 2.8 KB
@@ -29,16 +29,7 @@ async function inProcessLoop(steps: number, workspace: string, starts: number[])
   const model = await startScriptedModel({ handler: script(steps, starts) });
   const client = new OpenAI({ baseURL: model.url, apiKey: 'k', maxRetries: 0 });
   const registry = new ToolRegistry(builtinTools);
-  const ctx = {
-    workspace,
-    jobId: 'loop',
-    callId: 'c',
-    idempotencyKey: 'loop:c',
-    fencingTokens: {},
-    signal: new AbortController().signal,
-    heartbeat: () => {},
-    policy: registry.policy,
-  };
+  const ctx = toolContext(workspace);
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'read' }];
   try {
     for (;;) {
