@@ -31,7 +31,8 @@ const num = (v: unknown) => Number(String(v ?? 0));
 const eventMs = (e: Event) => num(e.eventTime?.seconds) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function decode<T>(payloads: Payloads, index = 0): T | undefined {
+/** The value of a payload of a history event (an activity's input or result, a workflow's input). */
+export function decode<T>(payloads: Payloads, index = 0): T | undefined {
   const p = payloads?.payloads?.[index];
   return p ? (defaultPayloadConverter.fromPayload(p) as T) : undefined;
 }

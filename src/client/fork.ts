@@ -1,10 +1,11 @@
-import { defaultPayloadConverter } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { ToolCallRecord } from '../audit/schema.js';
 import { ConversationStore } from '../content/conversation.js';
 import { ContentStore } from '../content/store.js';
 import type { ModelReply, ModelRequest, TurnInput, TurnState, Usage } from '../workflow-safe/types.js';
-import { fetchJobRuns, readAudit } from './audit.js';
+import { decode, historiesToRecords } from '../audit/decode.js';
+import { addUsage, zeroUsage } from '../workflow-safe/usage.js';
+import { fetchJobRuns } from './audit.js';
 
 /** A fork that cannot be made; the message says why and what would work. */
 export class ForkError extends Error {
@@ -22,15 +23,6 @@ export interface ForkOptions {
   systemPrompt?: string;
   store?: ContentStore;
 }
-
-const decode = <T>(p: { payloads?: Array<unknown> | null } | null | undefined): T | undefined =>
-  p?.payloads?.[0] ? (defaultPayloadConverter.fromPayload(p.payloads[0] as never) as T) : undefined;
-
-const addUsage = (a: Usage, b: Usage): Usage => ({
-  promptTokens: a.promptTokens + b.promptTokens,
-  completionTokens: a.completionTokens + b.completionTokens,
-  totalTokens: a.totalTokens + b.totalTokens,
-});
 
 /**
  * The input of a job that continues a recorded one from after its step `atStep`: the state the
@@ -87,12 +79,13 @@ export async function forkInput(client: Client, o: ForkOptions): Promise<TurnInp
       ...messages.slice(1),
     ]);
   }
-  let usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  let usage: Usage = zeroUsage();
   for (let s = 1; s <= o.atStep; s++) {
     const r = replies.get(s);
     if (r) usage = addUsage(usage, r.usage);
   }
-  const calls = (await readAudit(client, o.jobId, o.store)).filter(
+  // The calls of the recorded steps, from the runs already read (names and resources only: no content needed).
+  const calls = historiesToRecords(o.jobId, runs).filter(
     (r): r is ToolCallRecord => r.type === 'tool_call' && r.step <= o.atStep,
   );
   const ran = calls.filter((c) => c.status === 'ok' || c.status === 'error');

@@ -6,7 +6,7 @@ import type { ModelConfig } from '../config.js';
 import { ContentStore } from '../content/store.js';
 import { defaultPolicy, type Policy } from '../policy/index.js';
 import { DEFAULT_PRICES, type PriceTable } from '../llm/prices.js';
-import { bubblewrapStatus, NOT_CONTAINED } from '../tools/shell/sandbox.js';
+import { uncontained } from '../tools/shell/sandbox.js';
 import { ensureSearchAttributes } from '../temporal/search-attributes.js';
 import { builtinTools } from '../tools/builtins/index.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
@@ -60,19 +60,9 @@ export function createAgentActivities(o: AgentActivityOptions) {
  * run the shell uncontained says so loudly (each such call's result says it too).
  */
 function checkShellContainment(registry: ToolRegistry, warn: (m: string) => void): void {
-  const shell = registry.policy.shell;
-  if (!registry.names().includes('shell') || shell.sandbox === 'none') {
-    if (registry.names().includes('shell'))
-      warn(
-        `WARNING: shell is ${NOT_CONTAINED.split(' (')[0]} (policy ${registry.policy.source} turns the sandbox off).`,
-      );
-    return;
-  }
-  const bw = bubblewrapStatus();
-  if (bw.ok) return;
-  if (shell.sandbox === 'bwrap')
-    throw new Error(`The policy (${registry.policy.source}) requires the shell sandbox, but ${bw.why}.`);
-  warn(`WARNING: shell is ${NOT_CONTAINED}; ${bw.why}.`);
+  if (!registry.names().includes('shell')) return;
+  const why = uncontained(registry.policy.shell); // throws when the policy demands a sandbox it cannot have
+  if (why) warn(`WARNING: shell is ${why} (policy: ${registry.policy.source}).`);
 }
 
 /**

@@ -36,8 +36,20 @@ export function bubblewrapStatus(): { ok: boolean; why: string } {
   return probed;
 }
 
-export const NOT_CONTAINED =
-  'not contained: the command runs with the worker’s own view of the file system, processes and network (install bubblewrap for the sandbox)';
+const NOT_CONTAINED =
+  'not contained: the command runs with the worker’s own view of the file system, processes and network';
+
+/**
+ * Why shell commands run under these settings are not contained, or null when bubblewrap
+ * contains them. A policy that demands the sandbox where it cannot work is an error.
+ */
+export function uncontained(s: ShellSettings): string | null {
+  if (s.sandbox === 'none') return `${NOT_CONTAINED} (the policy turns the sandbox off)`;
+  const bw = bubblewrapStatus();
+  if (bw.ok) return null;
+  if (s.sandbox === 'bwrap') throw new Error(`The policy requires the shell sandbox, but ${bw.why}.`);
+  return `${NOT_CONTAINED}; ${bw.why} (install bubblewrap for the sandbox)`;
+}
 
 /** Inside the sandbox: files of /etc a command has no business reading. */
 const MASKED_ETC = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/shadow-', '/etc/gshadow-'];
@@ -102,8 +114,8 @@ export function shellLaunch(
   env: Record<string, string>,
 ): ShellLaunch {
   const inner = ['bash', '-c', `${limitsPrefix(s)}exec bash -c "$1"`, 'dagent-shell', command];
-  const bw = s.sandbox === 'none' ? null : bubblewrapStatus();
-  if (bw?.ok) {
+  const warning = uncontained(s);
+  if (warning === null) {
     const inside = { ...env, HOME: '/tmp', TMPDIR: '/tmp' };
     return {
       file: 'bwrap',
@@ -112,16 +124,5 @@ export function shellLaunch(
       env: inside,
     };
   }
-  if (s.sandbox === 'bwrap')
-    throw new Error(`The policy requires the shell sandbox, but ${bw?.why}. The command did not run.`);
-  return {
-    file: inner[0]!,
-    args: inner.slice(1),
-    containment: 'none',
-    env,
-    warning:
-      s.sandbox === 'none'
-        ? `${NOT_CONTAINED.split(' (')[0]} (the policy turns the sandbox off)`
-        : `${NOT_CONTAINED}; ${bw?.why}`,
-  };
+  return { file: inner[0]!, args: inner.slice(1), containment: 'none', env, warning };
 }

@@ -9,20 +9,18 @@ import { shellLaunch } from './sandbox.js';
 import { CALL_MARK, killGroup, killMarked } from './survivors.js';
 
 const OUTPUT_CAP = 64 * 1024;
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
 const BASE_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL'];
 
 /**
  * The environment a shell command sees: a few basics (PATH, HOME, locale) and the variables the
- * policy passes through (`shell.pass_env`) — never the worker's whole environment, and never a
- * variable named like a secret unless the policy names it.
+ * policy passes through (`shell.pass_env`) — never the worker's whole environment.
  */
 export function shellEnvironment(
   passEnv: readonly string[] = [],
   env: NodeJS.ProcessEnv = process.env,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of BASE_ENV) if (env[k] !== undefined && !SECRET_NAME.test(k)) out[k] = env[k]!;
+  for (const k of BASE_ENV) if (env[k] !== undefined) out[k] = env[k]!;
   for (const k of passEnv) if (env[k] !== undefined) out[k] = env[k]!;
   return out;
 }
