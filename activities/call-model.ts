@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
 import { redactValue, type Redactor } from '../src/audit/redact.js';
@@ -14,6 +14,7 @@ import type { AssistantToolCall, ModelRequest, ModelReply, PlannedCall } from '.
 /** The name a call that could not be read stands under (a valid function name, for the provider). */
 const UNREADABLE = 'unreadable_call';
 import { protocolFor, textReplyToStep, toTextMessages } from './text-protocol.js';
+import { requestReply, type RawReply } from './model-request.js';
 
 /**
  * The model activity: sends the conversation, then parses, validates and classifies the reply's
@@ -51,40 +52,34 @@ export function makeCallModel(
         type: 'ModelQuotaExceeded',
         nonRetryable: true,
       });
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
-    // Heartbeat while waiting, so a dead worker's call is retried within the heartbeat timeout.
-    const ctx = Context.current();
-    const beat = setInterval(() => ctx.heartbeat(), 1_000);
+    let raw: RawReply;
     try {
-      completion = await client.chat.completions.create(
+      raw = await requestReply(
+        client,
         {
           model: req.model ?? model.model,
           messages: messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
           ...(tools.length ? { tools } : {}),
         },
-        { signal: ctx.cancellationSignal },
+        model,
+        redact,
       );
     } catch (err) {
-      if (ctx.cancellationSignal.aborted) throw new CancelledFailure('model call stopped: the job was cancelled');
-      const failure = classifyModelError(err, model.baseURL, redact);
-      if (failure.type === 'ModelQuotaExceeded') breaker.trip(model.baseURL, failure.message);
-      throw failure;
-    } finally {
-      clearInterval(beat);
+      if (err instanceof ApplicationFailure && err.type === 'ModelQuotaExceeded')
+        breaker.trip(model.baseURL, err.message);
+      throw err;
     }
     breaker.close(model.baseURL);
-    const choice = completion.choices?.[0];
-    if (!choice?.message)
-      throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL, redact);
-    const msg = choice.message;
+    if (!raw.message) throw classifyModelError(new Error('the reply has no choices[0].message'), model.baseURL, redact);
+    const msg = raw.message as OpenAI.Chat.Completions.ChatCompletionMessage;
     // Redact the reply first: the calls' arguments, the text and the answer all come from it.
     const clean = redactValue(msg, redact);
     const parsed =
       format === 'native'
         ? await nativeReplyToStep(clean, req, registry)
-        : await textReplyToStep(clean.content ?? '', format, req, registry, choice.finish_reason === 'length');
-    const usage = completion.usage;
-    const answeredBy = completion.model ?? req.model ?? model.model;
+        : await textReplyToStep(clean.content ?? '', format, req, registry, raw.finishReason === 'length');
+    const usage = raw.usage;
+    const answeredBy = raw.model ?? req.model ?? model.model;
     const cost = callCost(prices, answeredBy, {
       promptTokens: usage?.prompt_tokens ?? 0,
       completionTokens: usage?.completion_tokens ?? 0,
@@ -99,7 +94,7 @@ export function makeCallModel(
         format,
         tools: format === 'native' ? tools : registry.toolSpecs(offer.only),
       }),
-      finishReason: choice.finish_reason ?? 'unknown',
+      finishReason: raw.finishReason ?? 'unknown',
       model: answeredBy,
       usage: {
         promptTokens: usage?.prompt_tokens ?? 0,

@@ -1,3 +1,4 @@
+import { QUIET_BEAT_EVERY_MS } from './model-request.js';
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Redactor } from '../src/audit/redact.js';
 import { fromHistory, TOOL_OUTPUT_INLINE_LIMIT, toHistory, type ContentStore } from '../src/content/store.js';
@@ -6,8 +7,6 @@ import { truncateForModel } from '../src/tools/truncate.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
 
-const HEARTBEAT_EVERY_MS = 1_000; // the SDK throttles sending to 80 % of the heartbeat timeout
-
 /**
  * The tool activity: runs one validated call. It heartbeats on its own while the handler works,
  * so a dead worker is noticed within the heartbeat timeout, and passes cancellation through.
@@ -15,7 +14,7 @@ const HEARTBEAT_EVERY_MS = 1_000; // the SDK throttles sending to 80 % of the he
 export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: ContentStore) {
   return async function runTool(req: ToolRequest): Promise<ToolResult> {
     const ctx = Context.current();
-    const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+    const beat = setInterval(() => ctx.heartbeat(), QUIET_BEAT_EVERY_MS);
     try {
       const call = req.call.argsRef
         ? { ...req.call, args: JSON.parse(await fromHistory(store, req.call.argsRef)) as unknown }

@@ -11,8 +11,12 @@ export interface ModelConfig {
   baseURL: string;
   apiKey: string;
   model: string;
-  /** Per-request time limit inside one model-activity attempt. */
+  /** Per-request time limit inside one model-activity attempt (streamed: until the first piece). */
   timeoutMs: number;
+  /** Ask for a streamed reply (default true): watchers see the text as it is written. */
+  stream?: boolean;
+  /** A streamed reply that sends nothing new for this long is dropped and asked again (default 30 s). */
+  stallMs?: number;
 }
 
 export interface TemporalConfig {
@@ -47,9 +51,10 @@ function wholeNumber(env: Env, name: string, fallback: number, min = 1, max = Nu
   return n;
 }
 
-function flag(env: Env, name: string): boolean {
+function flag(env: Env, name: string, fallback = false): boolean {
   const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '0' || raw === 'false' || raw === 'no') return false;
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;
   throw new ConfigError(`${name} must be 1/true/yes or 0/false/no, got '${env[name]}'.`);
 }
@@ -73,6 +78,8 @@ export function modelConfigFromEnv(env: Env = process.env): ModelConfig | null {
     apiKey: env.OPENAI_API_KEY || 'unused',
     model: env.DAGENT_MODEL || 'gpt-4o-mini',
     timeoutMs: wholeNumber(env, 'DAGENT_MODEL_TIMEOUT_MS', 90_000, 100),
+    stream: flag(env, 'DAGENT_MODEL_STREAM', true),
+    stallMs: wholeNumber(env, 'DAGENT_MODEL_STALL_MS', 30_000, 100),
   };
 }
 

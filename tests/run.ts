@@ -70,7 +70,10 @@ if (unitOnly) {
 } else {
   // The library's compiled output (dist/): the package's entry points, which examples and tests import.
   tsc('build (tsc -p tsconfig.build.json)', ['-p', path.join(root, 'tsconfig.build.json')]);
-  if (filter.length === 0) tsc('typecheck (tsc --noEmit)', ['--noEmit', '-p', root]);
+  if (filter.length === 0) {
+    tsc('typecheck (tsc --noEmit)', ['--noEmit', '-p', root]);
+    tsc('typecheck the ui page (tsc --noEmit -p src/ui/page)', ['--noEmit', '-p', path.join(root, 'src/ui/page')]);
+  }
   const server = await startEphemeralServer(work, say);
   try {
     const bundle = await bundleWorkflows(path.join(work, 'workflows.js'));

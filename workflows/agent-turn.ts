@@ -12,6 +12,9 @@ import { isRunnable, type TurnInput, type TurnResult } from '../src/workflow-saf
 import { runCalls } from './run-calls.js';
 import { refuseBadInput, TurnIO } from './turn-io.js';
 
+/** How much of a reply's text its progress event keeps. */
+const MODEL_END_TEXT_CHARS = 2_000;
+
 /** One agent turn: model → tool calls → results → model, until a final answer or a stop condition. */
 export async function agentTurn(input: TurnInput): Promise<TurnResult> {
   refuseBadInput(input);
@@ -45,6 +48,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
       const replied = applyReply(s, reply);
       if (replied.state.agents?.length !== s.agents?.length) io.upsertAgents(replied.state);
       s = replied.state;
+      const said = reply.assistantMessage.content;
       io.event({
         kind: 'model_end',
         at: Date.now(),
@@ -52,6 +56,7 @@ export async function agentTurn(input: TurnInput): Promise<TurnResult> {
         ms: reply.latencyMs,
         calls: reply.calls.length,
         tokens: reply.usage.totalTokens,
+        ...(typeof said === 'string' && said ? { text: said.slice(0, MODEL_END_TEXT_CHARS) } : {}),
       });
       if (replied.next.kind === 'final') return io.finish(s, { status: 'completed', answer: replied.next.answer });
       const calls = replied.next.calls;

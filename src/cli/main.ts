@@ -9,12 +9,14 @@ import { registerInfra } from './commands/infra.js';
 import { registerRun } from './commands/run.js';
 import { registerSession } from './commands/session.js';
 import { registerStatus } from './commands/status.js';
+import { registerUi } from './commands/ui.js';
 import { lastExitCode } from './plumbing/command.js';
 import { UsageError } from './plumbing/usage-error.js';
 import { PolicyError } from '../policy/index.js';
 
 const ENVIRONMENT = `
-Model: OPENAI_BASE_URL, OPENAI_API_KEY, DAGENT_MODEL, DAGENT_MODEL_TIMEOUT_MS (none set: the offline demo model).
+Model: OPENAI_BASE_URL, OPENAI_API_KEY, DAGENT_MODEL, DAGENT_MODEL_TIMEOUT_MS, DAGENT_MODEL_STREAM (0: whole
+replies), DAGENT_MODEL_STALL_MS (none set: the offline demo model).
 Temporal: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DAGENT_TASK_QUEUE (none set: the embedded dev server in ./.dagent).
 Workers: DAGENT_PLUGINS (tool modules), DAGENT_EXTERNAL_WORKERS=1 (long-lived workers serve the queue:
 attached runs start none of their own), DAGENT_LOG_LEVEL, DAGENT_HOME, DAGENT_CONTENT_DIR.`;
@@ -39,6 +41,7 @@ export function buildProgram(): Command {
     registerFork,
     registerDemo,
     registerInfra,
+    registerUi,
   ]) {
     register(program);
   }

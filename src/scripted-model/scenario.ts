@@ -15,6 +15,15 @@ export const faultSchema = z.object({
   delayMs: z.number().min(0).optional().describe('wait this long before answering (a hang past the client timeout)'),
   message: z.string().optional(),
   code: z.string().optional().describe("the error's code (e.g. insufficient_quota, context_length_exceeded)"),
+  streamCut: z
+    .boolean()
+    .optional()
+    .describe("stream half of the step's reply, then close the connection (a reply broken off)"),
+  streamStallMs: z
+    .number()
+    .min(0)
+    .optional()
+    .describe("stream half of the step's reply, then send nothing for this long (a stalled stream)"),
 });
 
 export const scriptedCallSchema = z.object({
@@ -33,6 +42,7 @@ export const replySchema = z.object({
 export const stepSchema = z.object({
   faults: z.array(faultSchema).default([]),
   delayMs: z.number().min(0).default(0),
+  chunkDelayMs: z.number().min(0).default(0).describe('streamed: wait this long between pieces'),
   reply: replySchema,
 });
 

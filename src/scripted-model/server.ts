@@ -27,6 +27,7 @@ export interface RecordedRequest {
   attempt: number;
   conversation: string;
   body: ChatRequestBody;
+  /** The HTTP status answered; -1 when a scripted fault broke the stream off. */
   status: number;
 }
 
@@ -161,7 +162,8 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
       return sendJson(res, 400, { error: { message: plan, type: 'invalid_request_error' } });
     }
     const fault = plan.faults[attempt];
-    if (fault) {
+    const streamFault = fault && (fault.streamCut || fault.streamStallMs !== undefined) ? fault : undefined;
+    if (fault && !streamFault) {
       record.status = await serveFault(res, fault);
       return;
     }
@@ -187,17 +189,32 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
     record.status = 200;
     if (body.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const chunk of streamChunks({
+      const chunks = streamChunks({
         id,
         model,
         content: plan.reply.content,
         calls,
         finish,
         usage: body.stream_options?.include_usage ? usage : undefined,
-      })) {
+      });
+      const breakAt = streamFault ? Math.floor(chunks.length / 2) : chunks.length;
+      for (const [i, chunk] of chunks.entries()) {
+        if (i === breakAt && streamFault?.streamCut) {
+          record.status = -1;
+          res.destroy();
+          return;
+        }
+        if (i === breakAt && streamFault?.streamStallMs !== undefined) await sleep(streamFault.streamStallMs);
+        if (res.destroyed) return;
+        if (i > 0 && plan.chunkDelayMs) await sleep(plan.chunkDelayMs);
         res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       }
       res.end('data: [DONE]\n\n');
+      return;
+    }
+    if (streamFault) {
+      record.status = -1;
+      res.destroy();
       return;
     }
     sendJson(res, 200, {

@@ -1,3 +1,4 @@
+import { BEAT_EVERY_MS } from '../../activities/model-request.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
@@ -137,6 +138,8 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> 
       workflowBundle,
       activities: createAgentActivities({ ...o, client, ...(mcp ? { mcp } : {}) }),
       maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
+      // A streamed reply's progress reaches watchers this often (the SDK's default waits up to 8 s).
+      maxHeartbeatThrottleInterval: BEAT_EVERY_MS,
       ...(o.shutdownGraceTime !== undefined ? { shutdownGraceTime: o.shutdownGraceTime } : {}),
     });
     const run = worker.run.bind(worker);

@@ -32,3 +32,13 @@ export const JOB_STATUSES = [
   ...(Object.keys(TEMPORAL_ENDINGS) as Array<keyof typeof TEMPORAL_ENDINGS>),
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** One job as `dagent jobs --json` and the `dagent ui` page list it. */
+export interface JobRow {
+  jobId: string;
+  status: string;
+  startedAt: string;
+  closedAt: string | null;
+  tools: string[];
+  wrote: string[];
+}

@@ -321,7 +321,16 @@ export interface ApprovalDecision {
 
 export type ProgressEvent =
   | { kind: 'model_start'; at: number; step: number }
-  | { kind: 'model_end'; at: number; step: number; ms: number; calls: number; tokens: number }
+  | {
+      kind: 'model_end';
+      at: number;
+      step: number;
+      ms: number;
+      calls: number;
+      tokens: number;
+      /** The start of the reply's text (for watchers that showed it as it streamed). */
+      text?: string;
+    }
   | { kind: 'tool_start'; at: number; step: number; callId: string; name: string; args: string }
   | {
       kind: 'tool_end';

@@ -47,6 +47,9 @@ export async function startHarness(o: {
   handler?: ScriptHandler;
   tools?: ToolDefinition<any>[];
   modelTimeoutMs?: number;
+  /** Streamed replies (the default) or whole ones; and how long a stream may stall. */
+  modelStream?: boolean;
+  modelStallMs?: number;
   /** A content store folder of its own (each worker gets a fresh store on it: a cold cache). */
   contentDir?: string;
   /** The worker's policy; the built-in default when absent. */
@@ -73,6 +76,8 @@ export async function startHarness(o: {
         apiKey: process.env.OPENAI_API_KEY ?? 'test-key',
         model: 'scripted',
         timeoutMs: o.modelTimeoutMs ?? 10_000,
+        ...(o.modelStream !== undefined ? { stream: o.modelStream } : {}),
+        ...(o.modelStallMs !== undefined ? { stallMs: o.modelStallMs } : {}),
       },
       tools: o.tools ?? builtinTools,
       ...(o.contentDir ? { store: new ContentStore(o.contentDir) } : {}),

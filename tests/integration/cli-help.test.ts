@@ -31,6 +31,7 @@ describe('the CLI parser', () => {
       'server',
       'setup',
       'status',
+      'ui',
       'up',
       'watch',
       'worker',
@@ -79,5 +80,8 @@ describe('the CLI parser', () => {
     const r = await dagent(['list'], { DAGENT_MODEL_TIMEOUT_MS: '90s', OPENAI_API_KEY: 'k' });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /DAGENT_MODEL_TIMEOUT_MS must be a whole number from 100 to \d+, got '90s'/);
+    const stream = await dagent(['list'], { DAGENT_MODEL_STREAM: 'sometimes', OPENAI_API_KEY: 'k' });
+    assert.equal(stream.code, 2);
+    assert.match(stream.stderr, /DAGENT_MODEL_STREAM must be 1\/true\/yes or 0\/false\/no, got 'sometimes'/);
   });
 });

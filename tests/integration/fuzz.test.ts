@@ -26,6 +26,9 @@ describe('fuzzed model replies', () => {
       return (/fuzz (\w+) job/.exec(task)?.[1] ?? 'native') as ToolFormat;
     };
     const h = await startHarness({
+      // Hostile whole replies (raw JSON bodies) test the whole-reply reader; hostile stream pieces
+      // are tests/unit/stream-reply.test.ts.
+      modelStream: false,
       handler: ({ body, step, conversation }) => {
         const format = formatOf(body);
         const key = `${conversation}:${step}`;

@@ -119,7 +119,7 @@ describe('a provider that fails every way in turn', () => {
       const started = events!.find((e) => e.activityTaskStartedEventAttributes)!.activityTaskStartedEventAttributes!;
       assert.match(
         started.lastFailure!.message!,
-        /Model reply could not be used/,
+        /streamed reply ended after 0 characters before the provider said the reply was complete/,
         'the failure before the last: the malformed body',
       );
     } finally {

@@ -66,6 +66,7 @@ describe('a native reply of the wrong shape', () => {
 
   it('tool_calls that is not a list, or arguments sent as an object: answered at once, never retried', async () => {
     const h = await startHarness({
+      modelStream: false, // whole replies of the wrong shape (raw bodies)
       scenario: {
         name: 'malformed-native',
         steps: [

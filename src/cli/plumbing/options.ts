@@ -19,6 +19,12 @@ export function positiveInt(s: string): number {
   return n;
 }
 
+export function portNumber(s: string): number {
+  const n = Number(s);
+  if (!/^\d+$/.test(s.trim()) || n < 1 || n > 65535) throw new InvalidArgumentError('Give a port from 1 to 65535.');
+  return n;
+}
+
 /** A positive number (e.g. dollars). */
 export function positiveNumber(s: string): number {
   const n = Number(s);

@@ -1,6 +1,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ProgressEvent } from '../../workflow-safe/types.js';
 import { progressQuery } from '../../workflow-safe/messages.js';
+import { liveReply, StreamPrinter } from './live-reply.js';
 
 const fmtMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -40,7 +41,8 @@ export function formatEvent(e: ProgressEvent): string {
 }
 
 /**
- * Prints the job's progress as it happens (polling its progress query) until `until` settles.
+ * Prints the job's progress as it happens (polling its progress query, and the streamed reply of a
+ * model call under way) until `until` settles.
  * Query failures (no worker yet, job closed) are retried quietly.
  */
 export async function followProgress(
@@ -50,6 +52,9 @@ export async function followProgress(
 ): Promise<void> {
   let seen = 0;
   let finished = false;
+  // A model call under way streams its reply (heartbeat details); it is shown as it grows.
+  const stream = new StreamPrinter(print);
+  let modelCall = false;
   void until
     .finally(() => {
       finished = true;
@@ -59,7 +64,16 @@ export async function followProgress(
     try {
       const { events, next } = await handle.query(progressQuery, seen);
       seen = next;
-      for (const e of events) print(formatEvent(e));
+      for (const e of events) {
+        if (e.kind === 'model_start') stream.begin();
+        if (e.kind === 'model_end') stream.end(e.text);
+        if (e.kind === 'model_start' || e.kind === 'model_end') modelCall = e.kind === 'model_start';
+        print(formatEvent(e));
+      }
+      if (modelCall) {
+        const live = await liveReply(handle);
+        if (live) stream.update(live);
+      }
     } catch {
       // the job may not have a worker yet, or may have closed; keep waiting for `until`
     }
