@@ -3,6 +3,7 @@ import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Redactor } from '../src/audit/redact.js';
 import { fromHistory, TOOL_OUTPUT_INLINE_LIMIT, toHistory, type ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
+import { fingerprint, sameFingerprint } from '../src/tools/fingerprint.js';
 import { truncateForModel } from '../src/tools/truncate.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
@@ -19,6 +20,20 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
       const call = req.call.argsRef
         ? { ...req.call, args: JSON.parse(await fromHistory(store, req.call.argsRef)) as unknown }
         : req.call;
+      // A cacheable read: unchanged files since an identical earlier read answer from it, unrun.
+      const before = req.cache ? await fingerprint(req.cache.keys) : null;
+      const earlier = req.cache?.ifUnchanged;
+      if (earlier && sameFingerprint(earlier.fingerprint, before)) {
+        const now = Date.now();
+        return {
+          callId: req.call.id,
+          output: '',
+          isError: false,
+          startedAt: now,
+          endedAt: now,
+          cachedFrom: earlier.from,
+        };
+      }
       const result = await registry.execute(call, {
         workspace: req.workspace,
         jobId: req.jobId,
@@ -30,7 +45,14 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
         policy: registry.policy,
       });
       const output = truncateForModel(redact(result.output));
-      return { ...result, output: await toHistory(store, output, TOOL_OUTPUT_INLINE_LIMIT), preview: preview(output) };
+      // Cached only if the files did not change while the tool read them.
+      const after = before && !result.isError ? await fingerprint(req.cache!.keys) : null;
+      return {
+        ...result,
+        output: await toHistory(store, output, TOOL_OUTPUT_INLINE_LIMIT),
+        preview: preview(output),
+        ...(before && sameFingerprint(before, after) ? { fingerprint: before } : {}),
+      };
     } catch (err) {
       // Report a cancelled tool as cancelled (not failed), so the history says what happened.
       if (ctx.cancellationSignal.aborted)

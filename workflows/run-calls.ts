@@ -6,6 +6,7 @@ import type { RecordedStatus } from '../src/workflow-safe/job-status.js';
 import type { ProgressEvent, RunnableCall, ToolResult, TurnInput } from '../src/workflow-safe/types.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type Approvals } from './approvals.js';
 import type { LockHolder } from './lock-holder.js';
+import type { ReadCache } from './read-cache.js';
 
 /** Idempotent tools retry freely; others run at most once and report an unknown outcome. */
 function toolActivity(call: RunnableCall) {
@@ -32,6 +33,8 @@ export interface StepContext {
   events: ProgressEvent[];
   locks: LockHolder;
   approvals: Approvals;
+  /** The job's read cache; null when the job turned it off. */
+  readCache: ReadCache | null;
   setStatus(status: RecordedStatus): void;
 }
 
@@ -54,13 +57,17 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
       args: preview(call.rawArguments),
     });
     const started = now();
+    if (call.effect === 'write') ctx.readCache?.invalidate(call);
+    const cache = ctx.readCache?.ask(call) ?? {};
     try {
-      return await toolActivity(call)({
+      const result = await toolActivity(call)({
         jobId,
         workspace: input.workspace,
         call: { id: call.id, name: call.name, args: call.args, ...(call.argsRef ? { argsRef: call.argsRef } : {}) },
         fencingTokens,
+        ...(cache.request ? { cache: cache.request } : {}),
       });
+      return ctx.readCache ? ctx.readCache.settle(call, result, cache.entry) : result;
     } catch (err) {
       if (isCancellation(err)) throw err;
       const output = call.idempotent
@@ -129,7 +136,7 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
       name: call.name,
       ms: result.endedAt - result.startedAt,
       isError: result.isError,
-      preview: result.preview ?? preview(result.output),
+      preview: `${result.cachedFrom ? `(unchanged since ${result.cachedFrom}: not run again) ` : ''}${result.preview ?? preview(result.output)}`,
     });
   });
   return results;

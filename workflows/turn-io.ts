@@ -30,6 +30,7 @@ import {
 import { Approvals } from './approvals.js';
 import { LockHolder } from './lock-holder.js';
 import { Pauses } from './pauses.js';
+import { ReadCache } from './read-cache.js';
 import { failureText, type StepContext } from './run-calls.js';
 
 const { compactConversation } = proxyActivities<Activities>({
@@ -72,6 +73,7 @@ export class TurnIO {
   readonly #locks: LockHolder;
   readonly #approvals = new Approvals();
   readonly #pauses = new Pauses();
+  readonly #readCache = new ReadCache();
   #input: TurnInput;
   /** The next model call is the first after a resume. */
   #resumed = false;
@@ -170,6 +172,7 @@ export class TurnIO {
       events: this.events,
       locks: this.#locks,
       approvals: this.#approvals,
+      readCache: this.#input.readCache === false ? null : this.#readCache,
       setStatus: (st) => this.setStatus(st),
     };
   }

@@ -299,6 +299,10 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
   }
   records.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
   const out = records.map((x) => x.r);
+  // A cache hit's result is the earlier call's (its activity returned none of its own).
+  const byCall = new Map(out.flatMap((r) => (r.type === 'tool_call' ? [[r.callId, r] as const] : [])));
+  for (const r of out)
+    if (r.type === 'tool_call' && r.cachedFrom) r.result = byCall.get(r.cachedFrom)?.result ?? r.result;
   out.push(
     end ?? {
       schemaVersion: v,
@@ -369,6 +373,7 @@ function toolRecord(
     attempts: run ? run.attempt : 0,
     lastFailure: run?.lastFailure ?? null,
     error: run?.error ?? null,
+    ...(result?.cachedFrom ? { cachedFrom: result.cachedFrom } : {}),
     result: result
       ? {
           output: result.output,

@@ -82,7 +82,7 @@ export function formatTimeline(records: AuditRecord[]): string {
         const lock = r.locks
           .map((l) => `lock token ${l.token}${l.waitedMs ? ` waited ${ms(l.waitedMs)}` : ''}`)
           .join(', ');
-        const retry = r.attempts > 1 ? `  attempts ${r.attempts}` : '';
+        const retry = `${r.attempts > 1 ? `  attempts ${r.attempts}` : ''}${r.cachedFrom ? `  cache hit: unchanged since ${r.cachedFrom}, not run again` : ''}`;
         const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : (r.error ?? '');
         lines.push(
           `${rel(r.at, t0)}    ${mark} ${call}${approval}${rule}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`,

@@ -91,6 +91,7 @@ function toolBar(r: ToolCallRecord, t0: number, askFor: string[]): Bar {
     );
   if (r.attempts > 1) notes.push(`attempt ${r.attempts}; the one before failed: ${clip(r.lastFailure ?? '?', 300)}`);
   if (r.error) notes.push(`error: ${clip(r.error, 300)}`);
+  if (r.cachedFrom) notes.push(`cache hit: the files are unchanged since ${r.cachedFrom}; the tool did not run`);
   if (r.result)
     notes.push(`${r.result.isError ? 'tool error' : 'result'} (${r.result.bytes} B): ${clip(r.result.preview, 160)}`);
   if (r.fromRecording) notes.push(`recorded in ${r.fromRecording}; not run again`);

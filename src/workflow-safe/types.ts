@@ -137,6 +137,11 @@ export interface ToolRequest {
   call: Pick<RunnableCall, 'id' | 'name' | 'args' | 'argsRef'>;
   /** Fencing token per resource key this call holds a lock on. */
   fencingTokens?: Record<string, number>;
+  /**
+   * A read the job may cache: take its files' fingerprint before running it; and, given the
+   * fingerprint of an earlier identical read, do not run the tool if the files are unchanged.
+   */
+  cache?: { keys: string[]; ifUnchanged?: { from: string; fingerprint: string[] } };
 }
 
 export interface ToolResult {
@@ -148,6 +153,10 @@ export interface ToolResult {
   isError: boolean;
   startedAt: number;
   endedAt: number;
+  /** A cacheable read: its files as they were when it ran (absent when they were changing). */
+  fingerprint?: string[];
+  /** A cache hit: the files were unchanged since this earlier call, whose result this is; the tool did not run. */
+  cachedFrom?: string;
 }
 
 /** Why a job waits for `dagent resume` instead of failing. */
@@ -211,6 +220,8 @@ export interface TurnInput {
   autoResume?: { everyMs: number; forMs: number };
   /** Run every write strictly one at a time within the turn. Default false. */
   serialWrites?: boolean;
+  /** Answer a repeated read of unchanged files from the job's earlier result (default true). */
+  readCache?: boolean;
   /** Take cross-agent locks for writes. Default true; false only for tests that show why they matter. */
   locks?: boolean;
   lockOptions?: LockOptions;

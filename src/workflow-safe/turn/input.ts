@@ -83,6 +83,7 @@ export const turnInputSchema = z.strictObject({
     ])
     .optional(),
   serialWrites: z.boolean().optional(),
+  readCache: z.boolean().optional(),
   locks: z.boolean().optional(),
   lockOptions: z
     .strictObject({ leaseMs: ms.optional(), continueAsNewAfterGrants: count.optional(), idleMs: ms.optional() })
