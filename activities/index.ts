@@ -26,7 +26,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     callModel: makeCallModel(deps.model, deps.registry, deps.redact, deps.store, deps.prices),
-    runTool: makeRunTool(deps.registry, deps.redact, deps.store),
+    runTool: makeRunTool(deps.registry, deps.redact, deps.store, deps.client),
     compactConversation: makeCompactConversation(deps.store),
     requestLock: makeRequestLock(deps.client),
   };

@@ -1,6 +1,8 @@
 import { QUIET_BEAT_EVERY_MS } from './model-request.js';
 import { CancelledFailure, Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 import type { Redactor } from '../src/audit/redact.js';
+import { ensureStillHeld, releaseNow } from './lock-release.js';
 import { fromHistory, TOOL_OUTPUT_INLINE_LIMIT, toHistory, type ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { fingerprint, sameFingerprint } from '../src/tools/fingerprint.js';
@@ -12,7 +14,7 @@ import type { ToolRequest, ToolResult } from '../src/workflow-safe/types.js';
  * The tool activity: runs one validated call. It heartbeats on its own while the handler works,
  * so a dead worker is noticed within the heartbeat timeout, and passes cancellation through.
  */
-export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: ContentStore) {
+export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: ContentStore, client: Client) {
   return async function runTool(req: ToolRequest): Promise<ToolResult> {
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), QUIET_BEAT_EVERY_MS);
@@ -34,6 +36,7 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
           cachedFrom: earlier.from,
         };
       }
+      if (req.release?.length && ctx.info.attempt > 1) await ensureStillHeld(client, req.release);
       const result = await registry.execute(call, {
         workspace: req.workspace,
         jobId: req.jobId,
@@ -44,6 +47,8 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
         heartbeat: (d) => ctx.heartbeat(d),
         policy: registry.policy,
       });
+      // The write is done: the next holder may go now, before this result is even recorded.
+      const released = req.release?.length ? await releaseNow(client, req.release) : false;
       const output = truncateForModel(redact(result.output));
       // Cached only if the files did not change while the tool read them.
       const after = before && !result.isError ? await fingerprint(req.cache!.keys) : null;
@@ -52,6 +57,7 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
         output: await toHistory(store, output, TOOL_OUTPUT_INLINE_LIMIT),
         preview: preview(output),
         ...(before && sameFingerprint(before, after) ? { fingerprint: before } : {}),
+        ...(released ? { released } : {}),
       };
     } catch (err) {
       // Report a cancelled tool as cancelled (not failed), so the history says what happened.

@@ -28,6 +28,8 @@ const quietly = (p: Promise<unknown>) => p.catch(() => {}); // the lock may be g
  */
 export class LockHolder {
   readonly #grants = new Map<string, LockGrant>();
+  /** Requests whose call's activity released them itself (as its write finished). */
+  readonly #releasedByCall = new Set<string>();
   readonly #leaseMs: number;
 
   constructor(
@@ -42,17 +44,24 @@ export class LockHolder {
     });
   }
 
+  /** The call's activity released these itself: no release signal from here. */
+  releasedByCall(requestIds: string[]): void {
+    for (const id of requestIds) this.#releasedByCall.add(id);
+  }
+
+  /** `round` counts the times a call takes its locks (again after LockLost); each round queues anew. */
   async withLocks<T>(
     callId: string,
     keys: string[],
     onGrant: (g: LockGrant) => void,
     fn: (grants: LockGrant[]) => Promise<T>,
+    round = 1,
   ): Promise<T> {
     const requested: Array<{ key: string; requestId: string }> = [];
     const held: LockGrant[] = [];
     try {
       for (const key of [...new Set(keys)].sort()) {
-        const requestId = `${this.jobId}/${callId}/${key}`;
+        const requestId = `${this.jobId}/${callId}/${key}${round > 1 ? `#${round}` : ''}`;
         requested.push({ key, requestId });
         await requestLock({
           key,
@@ -69,12 +78,19 @@ export class LockHolder {
     } finally {
       await CancellationScope.nonCancellable(() =>
         Promise.all(
-          requested.map((r) =>
-            quietly(getExternalWorkflowHandle(lockWorkflowId(r.key)).signal(releaseSignal, { requestId: r.requestId })),
-          ),
+          requested
+            .filter((r) => !this.#releasedByCall.has(r.requestId))
+            .map((r) =>
+              quietly(
+                getExternalWorkflowHandle(lockWorkflowId(r.key)).signal(releaseSignal, { requestId: r.requestId }),
+              ),
+            ),
         ),
       );
-      for (const r of requested) this.#grants.delete(grantKey(callId, r.key));
+      for (const r of requested) {
+        this.#grants.delete(grantKey(callId, r.key));
+        this.#releasedByCall.delete(r.requestId);
+      }
     }
   }
 

@@ -1,4 +1,10 @@
-import { ActivityCancellationType, ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import { runDag, schedule } from '../src/workflow-safe/schedule.js';
@@ -6,6 +12,7 @@ import type { RecordedStatus } from '../src/workflow-safe/job-status.js';
 import type { ProgressEvent, RunnableCall, ToolResult, TurnInput } from '../src/workflow-safe/types.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type Approvals } from './approvals.js';
 import type { LockHolder } from './lock-holder.js';
+import type { LockGrant } from '../src/workflow-safe/lock-types.js';
 import type { ReadCache } from './read-cache.js';
 
 /** Idempotent tools retry freely; others run at most once and report an unknown outcome. */
@@ -20,6 +27,12 @@ function toolActivity(call: RunnableCall) {
       : { maximumAttempts: 1 },
   }).runTool;
 }
+
+/** A retried write found that an earlier attempt had released its locks. */
+class LockLost extends Error {}
+
+/** How many times a call takes its locks again after LockLost before it reports an error. */
+const MAX_LOCK_ROUNDS = 3;
 
 export function failureText(err: unknown): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -47,7 +60,8 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
   const now = () => Date.now();
   const results = new Map<string, ToolResult>();
 
-  const execute = async (call: RunnableCall, fencingTokens: Record<string, number>): Promise<ToolResult> => {
+  const execute = async (call: RunnableCall, grants: LockGrant[] = []): Promise<ToolResult> => {
+    const fencingTokens = Object.fromEntries(grants.map((g) => [g.key, g.token]));
     events.push({
       kind: 'tool_start',
       at: now(),
@@ -66,10 +80,16 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
         call: { id: call.id, name: call.name, args: call.args, ...(call.argsRef ? { argsRef: call.argsRef } : {}) },
         fencingTokens,
         ...(cache.request ? { cache: cache.request } : {}),
+        ...(grants.length
+          ? { release: grants.map((g) => ({ key: g.key, requestId: g.requestId, token: g.token })) }
+          : {}),
       });
+      if (result.released) ctx.locks.releasedByCall(grants.map((g) => g.requestId));
       return ctx.readCache ? ctx.readCache.settle(call, result, cache.entry) : result;
     } catch (err) {
       if (isCancellation(err)) throw err;
+      if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'LockLost')
+        throw new LockLost(failureText(err));
       const output = call.idempotent
         ? `Error: the tool failed on every attempt: ${failureText(err)}`
         : `Error: the outcome of this call is unknown (it was not retried because '${call.name}' is not idempotent): ${failureText(err)}. Check the current state before trying again.`;
@@ -104,24 +124,40 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
       }
     }
     const locked = call.effect === 'write' && call.resources.length > 0 && (input.locks ?? true);
-    if (!locked) return execute(call, {});
-    events.push({ kind: 'lock_wait', at: now(), step, callId: call.id, keys: call.resources });
-    return ctx.locks.withLocks(
-      call.id,
-      call.resources,
-      (g) =>
-        events.push({
-          kind: 'lock_granted',
-          at: now(),
-          step,
-          callId: call.id,
-          key: g.key,
-          token: g.token,
-          waitedMs: g.waitedMs,
-          previousHolder: g.previousHolder,
-        }),
-      (grants) => execute(call, Object.fromEntries(grants.map((g) => [g.key, g.token]))),
-    );
+    if (!locked) return execute(call);
+    // A retry that found its locks released by an earlier attempt takes them again (a new round).
+    for (let round = 1; ; round++) {
+      events.push({ kind: 'lock_wait', at: now(), step, callId: call.id, keys: call.resources });
+      try {
+        return await ctx.locks.withLocks(
+          call.id,
+          call.resources,
+          (g) =>
+            events.push({
+              kind: 'lock_granted',
+              at: now(),
+              step,
+              callId: call.id,
+              key: g.key,
+              token: g.token,
+              waitedMs: g.waitedMs,
+              previousHolder: g.previousHolder,
+            }),
+          (grants) => execute(call, grants),
+          round,
+        );
+      } catch (err) {
+        if (!(err instanceof LockLost)) throw err;
+        if (round >= MAX_LOCK_ROUNDS)
+          return {
+            callId: call.id,
+            output: `Error: the call lost its lock ${round} times (${err.message}). Check the current state before trying again.`,
+            isError: true,
+            startedAt: now(),
+            endedAt: now(),
+          };
+      }
+    }
   };
 
   await runDag(schedule(runnable, { serialWrites: input.serialWrites ?? false }), async (i) => {

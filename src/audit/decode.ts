@@ -278,7 +278,10 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
           p.step,
           p.call,
           run,
-          grants.get(req.call.id) ?? [],
+          // A call that took its locks again (LockLost) ran once per round: each run shows its own grants.
+          (grants.get(req.call.id) ?? []).filter(
+            (g) => !req.release || req.release.some((r) => r.requestId === g.requestId),
+          ),
           run.scheduledMs,
           decisions.get(req.call.id) ?? null,
         ),

@@ -142,6 +142,12 @@ export interface ToolRequest {
    * fingerprint of an earlier identical read, do not run the tool if the files are unchanged.
    */
   cache?: { keys: string[]; ifUnchanged?: { from: string; fingerprint: string[] } };
+  /**
+   * The locks this write holds. The activity releases them as soon as the write is done (the next
+   * holder need not wait for this job's next workflow task), and a retried attempt first checks
+   * that they are still held: after a release, a retry must take the locks again.
+   */
+  release?: Array<{ key: string; requestId: string; token: number }>;
 }
 
 export interface ToolResult {
@@ -157,6 +163,8 @@ export interface ToolResult {
   fingerprint?: string[];
   /** A cache hit: the files were unchanged since this earlier call, whose result this is; the tool did not run. */
   cachedFrom?: string;
+  /** The activity released the call's locks itself. */
+  released?: boolean;
 }
 
 /** Why a job waits for `dagent resume` instead of failing. */

@@ -52,6 +52,8 @@ export async function startHarness(o: {
   modelStallMs?: number;
   /** A content store folder of its own (each worker gets a fresh store on it: a cold cache). */
   contentDir?: string;
+  /** The workers' content store itself (to inject its failures). */
+  store?: ContentStore;
   /** The worker's policy; the built-in default when absent. */
   policy?: Policy;
   /** The worker's price table; the built-in one when absent. */
@@ -81,6 +83,7 @@ export async function startHarness(o: {
       },
       tools: o.tools ?? builtinTools,
       ...(o.contentDir ? { store: new ContentStore(o.contentDir) } : {}),
+      ...(o.store ? { store: o.store } : {}),
       ...(o.policy ? { policy: o.policy } : {}),
       ...(o.prices ? { prices: o.prices } : {}),
       ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
