@@ -1,10 +1,13 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
-import { lockWorkflowId } from '../src/workflow-safe/lock-types.js';
-import { lockStateQuery, releaseSignal } from '../src/workflow-safe/messages.js';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { lockWorkflowId, type LockGrant } from '../src/workflow-safe/lock-types.js';
+import { awaitGrantUpdate, lockStateQuery, releaseSignal, renewSignal } from '../src/workflow-safe/messages.js';
 import type { ToolRequest } from '../src/workflow-safe/types.js';
 
 type Held = NonNullable<ToolRequest['release']>;
+type Park = NonNullable<ToolRequest['park']>;
+
+const lockLost = (message: string) => ApplicationFailure.create({ type: 'LockLost', message, nonRetryable: true });
 
 /**
  * A retried attempt of a write runs only under the locks its call was granted. If an earlier
@@ -18,11 +21,9 @@ export async function ensureStillHeld(client: Client, held: Held): Promise<void>
       .query(lockStateQuery)
       .catch(() => null);
     if (state?.holder?.requestId !== h.requestId || state.holder.token !== h.token)
-      throw ApplicationFailure.create({
-        type: 'LockLost',
-        message: `The lock on ${h.key} (token ${h.token}) is no longer held by this call: an earlier attempt released it. The call takes the lock again.`,
-        nonRetryable: true,
-      });
+      throw lockLost(
+        `The lock on ${h.key} (token ${h.token}) is no longer held by this call: an earlier attempt released it. The call takes the lock again.`,
+      );
   }
 }
 
@@ -32,4 +33,43 @@ export async function releaseNow(client: Client, held: Held): Promise<boolean> {
     held.map((h) => client.workflow.getHandle(lockWorkflowId(h.key)).signal(releaseSignal, { requestId: h.requestId })),
   );
   return sent.every((r) => r.status === 'fulfilled');
+}
+
+/**
+ * A parked write waits here, in its activity, for its grant: the lock completes the Update in the
+ * workflow task that grants it, so the write starts without a workflow task of the job. A retried
+ * attempt gets the grant it already had, or LockLost when it is gone.
+ */
+export async function awaitGrant(client: Client, park: Park, cancelled: AbortSignal): Promise<LockGrant> {
+  const handle = client.workflow.getHandle(lockWorkflowId(park.key));
+  const stop = new Promise<never>((_, reject) => {
+    const abort = () => reject(new CancelledFailure('lock wait stopped: the job was cancelled'));
+    if (cancelled.aborted) abort();
+    else cancelled.addEventListener('abort', abort, { once: true });
+  });
+  for (;;) {
+    let r: LockGrant | { again: true };
+    try {
+      r = await Promise.race([handle.executeUpdate(awaitGrantUpdate, { args: [park.requestId] }), stop]);
+    } catch (err) {
+      // Refused (no longer queued or held) is final; anything else (the server, the network) is retried.
+      if (err instanceof WorkflowUpdateFailedError)
+        throw lockLost(`${park.key}: ${(err.cause as Error | undefined)?.message ?? err.message}`);
+      throw err;
+    }
+    if (!('again' in r)) return r;
+  }
+}
+
+/** Renews a parked write's lease while it runs (its turn does not know it holds the lock yet). */
+export function renewWhileRunning(client: Client, g: LockGrant): () => void {
+  const t = setInterval(
+    () =>
+      void client.workflow
+        .getHandle(lockWorkflowId(g.key))
+        .signal(renewSignal, { requestId: g.requestId })
+        .catch(() => {}),
+    Math.max(100, Math.floor(g.leaseMs / 3)),
+  );
+  return () => clearInterval(t);
 }

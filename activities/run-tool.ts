@@ -2,7 +2,7 @@ import { QUIET_BEAT_EVERY_MS } from './model-request.js';
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Redactor } from '../src/audit/redact.js';
-import { ensureStillHeld, releaseNow } from './lock-release.js';
+import { awaitGrant, ensureStillHeld, releaseNow, renewWhileRunning } from './lock-release.js';
 import { fromHistory, TOOL_OUTPUT_INLINE_LIMIT, toHistory, type ContentStore } from '../src/content/store.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import { fingerprint, sameFingerprint } from '../src/tools/fingerprint.js';
@@ -36,19 +36,25 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
           cachedFrom: earlier.from,
         };
       }
-      if (req.release?.length && ctx.info.attempt > 1) await ensureStillHeld(client, req.release);
-      const result = await registry.execute(call, {
-        workspace: req.workspace,
-        jobId: req.jobId,
-        callId: req.call.id,
-        idempotencyKey: `${req.jobId}:${req.call.id}`,
-        fencingTokens: req.fencingTokens ?? {},
-        signal: ctx.cancellationSignal,
-        heartbeat: (d) => ctx.heartbeat(d),
-        policy: registry.policy,
-      });
+      // A parked write waits for its grant here; a granted one checks, when retried, that it still holds it.
+      const grant = req.park ? await awaitGrant(client, req.park, ctx.cancellationSignal) : undefined;
+      const held = grant ? [{ key: grant.key, requestId: grant.requestId, token: grant.token }] : req.release;
+      if (!grant && held?.length && ctx.info.attempt > 1) await ensureStillHeld(client, held);
+      const stopRenewing = grant ? renewWhileRunning(client, grant) : () => {};
+      const result = await registry
+        .execute(call, {
+          workspace: req.workspace,
+          jobId: req.jobId,
+          callId: req.call.id,
+          idempotencyKey: `${req.jobId}:${req.call.id}`,
+          fencingTokens: { ...req.fencingTokens, ...(grant ? { [grant.key]: grant.token } : {}) },
+          signal: ctx.cancellationSignal,
+          heartbeat: (d) => ctx.heartbeat(d),
+          policy: registry.policy,
+        })
+        .finally(stopRenewing);
       // The write is done: the next holder may go now, before this result is even recorded.
-      const released = req.release?.length ? await releaseNow(client, req.release) : false;
+      const released = held?.length ? await releaseNow(client, held) : false;
       const output = truncateForModel(redact(result.output));
       // Cached only if the files did not change while the tool read them.
       const after = before && !result.isError ? await fingerprint(req.cache!.keys) : null;
@@ -58,6 +64,7 @@ export function makeRunTool(registry: ToolRegistry, redact: Redactor, store: Con
         preview: preview(output),
         ...(before && sameFingerprint(before, after) ? { fingerprint: before } : {}),
         ...(released ? { released } : {}),
+        ...(grant ? { grant } : {}),
       };
     } catch (err) {
       // Report a cancelled tool as cancelled (not failed), so the history says what happened.

@@ -20,11 +20,13 @@ export interface Floor {
 }
 
 /** Median cost of one empty activity round trip and of one signal hop between two workflows. */
-async function measure(address: string, code: string): Promise<Floor> {
+export async function measure(address: string, code?: string): Promise<Floor> {
+  code ??= await workflowBundleCode(WORKFLOWS);
+  const run = `${process.pid}-${Date.now()}`;
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
-    taskQueue: 'floor',
+    taskQueue: `floor-${run}`,
     workflowBundle: { code },
     activities: { noop: async () => {} },
   });
@@ -36,20 +38,20 @@ async function measure(address: string, code: string): Promise<Floor> {
     for (let r = 0; r < REPEATS; r++) {
       let t = Date.now();
       await client.workflow.execute('activityLoop', {
-        taskQueue: 'floor',
-        workflowId: `loop-${r}`,
+        taskQueue: `floor-${run}`,
+        workflowId: `loop-${run}-${r}`,
         args: [ACTIVITIES],
       });
       acts.push((Date.now() - t) / ACTIVITIES);
       t = Date.now();
-      const a = `ping-${r}`;
-      const b = `pong-${r}`;
+      const a = `ping-${run}-${r}`;
+      const b = `pong-${run}-${r}`;
       const pong = await client.workflow.start('pingPong', {
-        taskQueue: 'floor',
+        taskQueue: `floor-${run}`,
         workflowId: b,
         args: [a, ROUNDS, false],
       });
-      await client.workflow.execute('pingPong', { taskQueue: 'floor', workflowId: a, args: [b, ROUNDS, true] });
+      await client.workflow.execute('pingPong', { taskQueue: `floor-${run}`, workflowId: a, args: [b, ROUNDS, true] });
       await pong.result();
       hops.push((Date.now() - t) / (2 * ROUNDS));
     }

@@ -7,7 +7,13 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { lockWorkflowId, type LockGrant, type LockOptions } from '../src/workflow-safe/lock-types.js';
-import { lockGrantedSignal, releaseSignal, renewSignal } from '../src/workflow-safe/messages.js';
+import {
+  lockGrantedSignal,
+  lockNextSignal,
+  releaseSignal,
+  renewSignal,
+  withdrawSignal,
+} from '../src/workflow-safe/messages.js';
 
 const DEFAULT_LEASE_MS = 30_000;
 
@@ -15,6 +21,9 @@ const { requestLock } = proxyActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
 });
+
+/** A call whose activity waits on the lock for its grant. */
+export type Parked = { key: string; requestId: string; leaseMs: number };
 
 const grantKey = (callId: string, key: string) => `${callId}\n${key}`;
 const quietly = (p: Promise<unknown>) => p.catch(() => {}); // the lock may be gone; it forgets us anyway
@@ -30,6 +39,8 @@ export class LockHolder {
   readonly #grants = new Map<string, LockGrant>();
   /** Requests whose call's activity released them itself (as its write finished). */
   readonly #releasedByCall = new Set<string>();
+  /** Requests the lock said are next in line (their call may park its activity). */
+  readonly #nexts = new Set<string>();
   readonly #leaseMs: number;
 
   constructor(
@@ -41,6 +52,9 @@ export class LockHolder {
     // replay (`dagent replay`, CI's history replays) may not reproduce.
     setHandler(lockGrantedSignal, (g) => {
       this.#grants.set(grantKey(g.callId, g.key), g);
+    });
+    setHandler(lockNextSignal, (n) => {
+      this.#nexts.add(grantKey(n.callId, n.key));
     });
   }
 
@@ -54,22 +68,41 @@ export class LockHolder {
     callId: string,
     keys: string[],
     onGrant: (g: LockGrant) => void,
-    fn: (grants: LockGrant[]) => Promise<T>,
+    fn: (grants: LockGrant[], parked?: Parked) => Promise<T>,
     round = 1,
   ): Promise<T> {
     const requested: Array<{ key: string; requestId: string }> = [];
     const held: LockGrant[] = [];
+    const sorted = [...new Set(keys)].sort();
+    // One key: when the lock says the call is next, its activity waits on the lock itself.
+    const park = sorted.length === 1 && this.options.park !== false;
     try {
-      for (const key of [...new Set(keys)].sort()) {
+      for (const key of sorted) {
         const requestId = `${this.jobId}/${callId}/${key}${round > 1 ? `#${round}` : ''}`;
         requested.push({ key, requestId });
         await requestLock({
           key,
-          request: { requestId, workflowId: this.jobId, callId, leaseMs: this.#leaseMs },
+          request: {
+            requestId,
+            workflowId: this.jobId,
+            callId,
+            leaseMs: this.#leaseMs,
+            ...(park ? { park: true } : {}),
+          },
           options: this.options,
         });
         const k = grantKey(callId, key);
-        await condition(() => this.#grants.has(k));
+        await condition(() => this.#grants.has(k) || (park && this.#nexts.has(k)));
+        if (!this.#grants.has(k)) {
+          // Cancelled while its activity waits on the lock: leave the queue at once (the activity
+          // hears of the cancel only at its next heartbeat, and must not be granted meanwhile).
+          CancellationScope.current().cancelRequested.catch(() =>
+            CancellationScope.nonCancellable(() =>
+              quietly(getExternalWorkflowHandle(lockWorkflowId(key)).signal(withdrawSignal, { requestId })),
+            ),
+          );
+          return await fn([], { key, requestId, leaseMs: this.#leaseMs });
+        }
         const grant = this.#grants.get(k)!;
         held.push(grant);
         onGrant(grant);
@@ -89,6 +122,7 @@ export class LockHolder {
       );
       for (const r of requested) {
         this.#grants.delete(grantKey(callId, r.key));
+        this.#nexts.delete(grantKey(callId, r.key));
         this.#releasedByCall.delete(r.requestId);
       }
     }

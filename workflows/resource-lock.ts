@@ -1,5 +1,6 @@
 import {
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
@@ -9,10 +10,13 @@ import {
 import type { Holder, LockEvent, LockState, Waiter } from '../src/workflow-safe/lock-types.js';
 import {
   acquireSignal,
+  awaitGrantUpdate,
   lockGrantedSignal,
+  lockNextSignal,
   lockStateQuery,
   releaseSignal,
   renewSignal,
+  withdrawSignal,
 } from '../src/workflow-safe/messages.js';
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -49,6 +53,18 @@ export async function resourceLock(input: LockState): Promise<void> {
   };
   const known = (id: string) =>
     s.holder?.requestId === id || s.queue.some((w) => w.requestId === id) || s.finished.includes(id);
+  /** Set before continue-as-new: parked activities ask again in the next run. */
+  let closing = false;
+  // The head of the queue, if it parks, is told it is next while the key is held, so that its
+  // activity waits on the lock itself and the grant starts its write at once.
+  const notifyHead = () => {
+    const head = s.queue[0];
+    if (!head?.park || head.notified || !s.holder) return;
+    s.queue[0] = { ...head, notified: true };
+    getExternalWorkflowHandle(head.workflowId)
+      .signal(lockNextSignal, { key: input.key, requestId: head.requestId, callId: head.callId })
+      .catch(() => {}); // gone: it is skipped when its turn comes
+  };
 
   setHandler(acquireSignal, (req) => {
     if (known(req.requestId)) return; // a retried acquire: never queue twice
@@ -60,7 +76,48 @@ export async function resourceLock(input: LockState): Promise<void> {
       workflowId: req.workflowId,
       position: s.queue.length + (s.holder ? 1 : 0),
     });
+    notifyHead();
   });
+  setHandler(
+    awaitGrantUpdate,
+    async (requestId) => {
+      const queued = () => s.queue.some((w) => w.requestId === requestId);
+      await condition(() => s.holder?.requestId === requestId || !queued() || closing);
+      const h = s.holder;
+      if (h?.requestId === requestId)
+        return (
+          h.grant ?? {
+            key: input.key,
+            requestId,
+            callId: h.callId,
+            token: h.token,
+            waitedMs: 0,
+            previousHolder: null,
+            leaseMs: h.leaseMs,
+          }
+        );
+      if (closing && queued()) return { again: true as const };
+      throw ApplicationFailure.create({
+        type: 'LockLost',
+        message: `The request ${requestId} on ${input.key} is no longer queued or held (released, expired or withdrawn).`,
+        nonRetryable: true,
+      });
+    },
+    {
+      validator: (requestId) => {
+        if (!known(requestId)) throw new Error(`Unknown request ${requestId} on ${input.key}.`);
+      },
+    },
+  );
+  const withdraw = (requestId: string) => {
+    const waiter = s.queue.find((w) => w.requestId === requestId);
+    if (!waiter) return;
+    s.queue = s.queue.filter((w) => w !== waiter);
+    record({ kind: 'withdrawn', at: Date.now(), requestId, workflowId: waiter.workflowId });
+    finish(requestId);
+    notifyHead();
+  };
+  setHandler(withdrawSignal, ({ requestId }) => withdraw(requestId));
   setHandler(releaseSignal, ({ requestId }) => {
     if (s.holder?.requestId === requestId) {
       const h = s.holder;
@@ -76,12 +133,7 @@ export async function resourceLock(input: LockState): Promise<void> {
       finish(requestId);
       return;
     }
-    const waiter = s.queue.find((w) => w.requestId === requestId);
-    if (waiter) {
-      s.queue = s.queue.filter((w) => w !== waiter);
-      record({ kind: 'withdrawn', at: Date.now(), requestId, workflowId: waiter.workflowId });
-      finish(requestId);
-    }
+    withdraw(requestId);
   });
   setHandler(renewSignal, ({ requestId }) => {
     if (s.holder?.requestId !== requestId) return;
@@ -110,6 +162,7 @@ export async function resourceLock(input: LockState): Promise<void> {
       workflowInfo().continueAsNewSuggested ||
       (opts.continueAsNewAfterGrants !== undefined && grantsThisRun >= opts.continueAsNewAfterGrants);
     if (wantsNewRun) {
+      closing = true;
       await condition(allHandlersFinished);
       await continueAsNew<typeof resourceLock>({ key: input.key, options: opts, ...s });
     }
@@ -124,23 +177,29 @@ export async function resourceLock(input: LockState): Promise<void> {
     const next = s.queue.shift()!;
     const previousHolder = [...s.events].reverse().find((e) => e.kind === 'granted')?.workflowId ?? null;
     const now = Date.now();
+    const { notified: _n, ...request } = next;
+    const token = s.nextToken++;
+    const grant = {
+      key: input.key,
+      requestId: next.requestId,
+      callId: next.callId,
+      token,
+      waitedMs: now - next.queuedAt,
+      previousHolder,
+      leaseMs: next.leaseMs,
+    };
     const holder: Holder = {
-      ...next,
-      token: s.nextToken++,
+      ...request,
+      token,
       grantedAt: now,
       leaseExpiresAt: now + (next.leaseMs || DEFAULT_LEASE_MS),
+      grant,
     };
+    // A parked activity's Update completes now, in this workflow task; the signal (to the turn)
+    // tells a turn that did not park, and finds out whether the holder still runs.
     s.holder = holder;
-    try {
-      await getExternalWorkflowHandle(next.workflowId).signal(lockGrantedSignal, {
-        key: input.key,
-        requestId: next.requestId,
-        callId: next.callId,
-        token: holder.token,
-        waitedMs: now - next.queuedAt,
-        previousHolder,
-        leaseMs: next.leaseMs,
-      });
+    notifyHead();
+    const granted = () => {
       record({
         kind: 'granted',
         at: now,
@@ -151,7 +210,16 @@ export async function resourceLock(input: LockState): Promise<void> {
       });
       s.grants++;
       grantsThisRun++;
+    };
+    // A parked waiter has its grant already (the Update): it may write, release and even finish its
+    // job before the signal lands, so its grant counts now.
+    if (next.notified) granted();
+    try {
+      await getExternalWorkflowHandle(next.workflowId).signal(lockGrantedSignal, grant);
+      if (!next.notified) granted();
     } catch (err) {
+      // A parked holder's activity may be writing even though its job is gone: its lease decides.
+      if (next.notified) continue;
       // The holder no longer runs: skip it, never block the queue on it.
       record({
         kind: 'skipped',

@@ -11,14 +11,17 @@ import { runDag, schedule } from '../src/workflow-safe/schedule.js';
 import type { RecordedStatus } from '../src/workflow-safe/job-status.js';
 import type { ProgressEvent, RunnableCall, ToolResult, TurnInput } from '../src/workflow-safe/types.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type Approvals } from './approvals.js';
-import type { LockHolder } from './lock-holder.js';
+import type { LockHolder, Parked } from './lock-holder.js';
 import type { LockGrant } from '../src/workflow-safe/lock-types.js';
 import type { ReadCache } from './read-cache.js';
 
+/** A parked write's activity first waits for the current holder to finish: this much longer. */
+const PARKED_WAIT_MS = 5 * 60_000;
+
 /** Idempotent tools retry freely; others run at most once and report an unknown outcome. */
-function toolActivity(call: RunnableCall) {
+function toolActivity(call: RunnableCall, parked: boolean) {
   return proxyActivities<Activities>({
-    startToCloseTimeout: call.timeoutMs,
+    startToCloseTimeout: call.timeoutMs + (parked ? PARKED_WAIT_MS : 0),
     heartbeatTimeout: '10s', // a dead worker or a cancel is noticed within seconds
     // On cancel, wait until the tool has really stopped before its locks are released.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
@@ -60,7 +63,12 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
   const now = () => Date.now();
   const results = new Map<string, ToolResult>();
 
-  const execute = async (call: RunnableCall, grants: LockGrant[] = []): Promise<ToolResult> => {
+  const execute = async (
+    call: RunnableCall,
+    grants: LockGrant[] = [],
+    parked?: Parked,
+    onGrant?: (g: LockGrant) => void,
+  ): Promise<ToolResult> => {
     const fencingTokens = Object.fromEntries(grants.map((g) => [g.key, g.token]));
     events.push({
       kind: 'tool_start',
@@ -74,7 +82,10 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
     if (call.effect === 'write') ctx.readCache?.invalidate(call);
     const cache = ctx.readCache?.ask(call) ?? {};
     try {
-      const result = await toolActivity(call)({
+      const result = await toolActivity(
+        call,
+        !!parked,
+      )({
         jobId,
         workspace: input.workspace,
         call: { id: call.id, name: call.name, args: call.args, ...(call.argsRef ? { argsRef: call.argsRef } : {}) },
@@ -83,8 +94,11 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
         ...(grants.length
           ? { release: grants.map((g) => ({ key: g.key, requestId: g.requestId, token: g.token })) }
           : {}),
+        ...(parked ? { park: parked } : {}),
       });
-      if (result.released) ctx.locks.releasedByCall(grants.map((g) => g.requestId));
+      if (result.released)
+        ctx.locks.releasedByCall([...grants.map((g) => g.requestId), ...(parked ? [parked.requestId] : [])]);
+      if (result.grant) onGrant?.(result.grant);
       return ctx.readCache ? ctx.readCache.settle(call, result, cache.entry) : result;
     } catch (err) {
       if (isCancellation(err)) throw err;
@@ -126,24 +140,25 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
     const locked = call.effect === 'write' && call.resources.length > 0 && (input.locks ?? true);
     if (!locked) return execute(call);
     // A retry that found its locks released by an earlier attempt takes them again (a new round).
+    const granted = (g: LockGrant) =>
+      events.push({
+        kind: 'lock_granted',
+        at: now(),
+        step,
+        callId: call.id,
+        key: g.key,
+        token: g.token,
+        waitedMs: g.waitedMs,
+        previousHolder: g.previousHolder,
+      });
     for (let round = 1; ; round++) {
       events.push({ kind: 'lock_wait', at: now(), step, callId: call.id, keys: call.resources });
       try {
         return await ctx.locks.withLocks(
           call.id,
           call.resources,
-          (g) =>
-            events.push({
-              kind: 'lock_granted',
-              at: now(),
-              step,
-              callId: call.id,
-              key: g.key,
-              token: g.token,
-              waitedMs: g.waitedMs,
-              previousHolder: g.previousHolder,
-            }),
-          (grants) => execute(call, grants),
+          granted,
+          (grants, parked) => execute(call, grants, parked, granted),
           round,
         );
       } catch (err) {

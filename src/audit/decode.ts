@@ -279,9 +279,10 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
           p.call,
           run,
           // A call that took its locks again (LockLost) ran once per round: each run shows its own grants.
-          (grants.get(req.call.id) ?? []).filter(
-            (g) => !req.release || req.release.some((r) => r.requestId === g.requestId),
-          ),
+          (grants.get(req.call.id) ?? []).filter((g) => {
+            const mine = req.release ?? (req.park ? [req.park] : undefined);
+            return !mine || mine.some((r) => r.requestId === g.requestId);
+          }),
           run.scheduledMs,
           decisions.get(req.call.id) ?? null,
         ),

@@ -7,6 +7,8 @@ export interface LockOptions {
   continueAsNewAfterGrants?: number;
   /** Complete after this long with no holder and no waiter. Default 10 min. */
   idleMs?: number;
+  /** Park a single-key write's activity on the lock when it comes next (default true). */
+  park?: boolean;
 }
 
 /** A holder asks for a key. Idempotent: the same requestId never queues twice. */
@@ -16,6 +18,18 @@ export interface AcquireRequest {
   workflowId: string;
   callId: string;
   leaseMs: number;
+  /**
+   * The holder parks its tool activity on the lock when it comes next (`lockNext`): the grant then
+   * completes the activity's `awaitGrant` Update, and the write starts without a workflow task.
+   */
+  park?: boolean;
+}
+
+/** To a waiting turn: your request is next in line; park the call's activity on the lock now. */
+export interface LockNext {
+  key: string;
+  requestId: string;
+  callId: string;
 }
 
 export interface LockGrant {
@@ -46,10 +60,14 @@ export interface Holder extends AcquireRequest {
   token: number;
   grantedAt: number;
   leaseExpiresAt: number;
+  /** The grant as sent (what a parked activity's Update returns). Absent in holders from before parking. */
+  grant?: LockGrant;
 }
 
 export interface Waiter extends AcquireRequest {
   queuedAt: number;
+  /** Told it is next (`lockNext`). */
+  notified?: boolean;
 }
 
 /** Everything a lock carries into its next run. */

@@ -1,6 +1,6 @@
 // Queries and signals of the turn and lock workflows, defined once for workflows and clients.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AcquireRequest, LockGrant, LockState, ReleaseRequest } from './lock-types.js';
+import type { AcquireRequest, LockGrant, LockNext, LockState, ReleaseRequest } from './lock-types.js';
 import type {
   ApprovalDecision,
   PendingApproval,
@@ -20,10 +20,19 @@ export const progressQuery = defineQuery<{ events: ProgressEvent[]; next: number
 export const acquireSignal = defineSignal<[AcquireRequest]>('acquire');
 /** To a lock: I am done (or no longer want it). */
 export const releaseSignal = defineSignal<[ReleaseRequest]>('release');
+/** To a lock: take me out of the queue if I am still in it (never releases a holder). */
+export const withdrawSignal = defineSignal<[ReleaseRequest]>('withdraw');
 /** To a lock: I am still working; extend my lease. */
 export const renewSignal = defineSignal<[ReleaseRequest]>('renew');
 /** To a turn: you hold the key now. */
 export const lockGrantedSignal = defineSignal<[LockGrant]>('lockGranted');
+/** To a turn: your request is next; park the call's activity on the lock (awaitGrant). */
+export const lockNextSignal = defineSignal<[LockNext]>('lockNext');
+/**
+ * To a lock, from a parked tool activity: completes when the request is granted (the grant), or
+ * says to ask again (the lock continued-as-new); fails when the request is no longer queued or held.
+ */
+export const awaitGrantUpdate = defineUpdate<LockGrant | { again: true }, [string]>('awaitGrant');
 /** A lock's current state: holder, queue, recent events. */
 export const lockStateQuery = defineQuery<LockState>('lockState');
 

@@ -1,5 +1,5 @@
 import type { TurnStatus } from './job-status.js';
-import type { LockOptions } from './lock-types.js';
+import type { LockOptions, LockGrant } from './lock-types.js';
 
 export type { TurnStatus } from './job-status.js';
 
@@ -148,6 +148,11 @@ export interface ToolRequest {
    * that they are still held: after a release, a retry must take the locks again.
    */
   release?: Array<{ key: string; requestId: string; token: number }>;
+  /**
+   * A parked write: the activity waits on the lock for this request's grant (awaitGrant), renews
+   * its lease while the write runs and releases it when done.
+   */
+  park?: { key: string; requestId: string; leaseMs: number };
 }
 
 export interface ToolResult {
@@ -165,6 +170,8 @@ export interface ToolResult {
   cachedFrom?: string;
   /** The activity released the call's locks itself. */
   released?: boolean;
+  /** A parked write: the grant its activity waited for. */
+  grant?: LockGrant;
 }
 
 /** Why a job waits for `dagent resume` instead of failing. */

@@ -9,7 +9,9 @@ import { fileResource, resolveInWorkspace } from '../../src/tools/workspace.js';
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { lockWorkflowId } from '../../src/workflow-safe/lock-types.js';
 import { lockStateQuery } from '../../src/workflow-safe/messages.js';
-import { startHarness, tempDir } from '../helpers/harness.js';
+import { startHarness, tempDir, type Harness } from '../helpers/harness.js';
+import { lockTools, type WriteRecord } from '../helpers/lock-tools.js';
+import { until } from '../helpers/wait.js';
 
 /** A content store that fails once on a marked text: the disk was full just after a write. */
 class FailOnceStore extends ContentStore {
@@ -83,6 +85,90 @@ describe('a write releases its lock as it finishes', () => {
       assert.deepEqual(runsOfCall[0]!.slice(0, 3), ['s1c1', 'failed', [runs[0]!.token]]);
       assert.match(String(runsOfCall[0]![3]), /no longer held by this call: an earlier attempt released it/);
       assert.deepEqual(runsOfCall[1]!.slice(0, 3), ['s1c1', 'ok', [runs[1]!.token]]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  const contention = () => {
+    const writes: WriteRecord[] = [];
+    return {
+      writes,
+      options: {
+        tools: [...builtinTools, ...lockTools(writes, 0)],
+        handler: ({ body, step }: { body: { messages: Array<{ role: string; content?: unknown }> }; step: number }) => {
+          const task = String(body.messages.find((m) => m.role === 'user')!.content);
+          const call =
+            task === 'holder'
+              ? { name: 'hold', arguments: { path: 'shared.txt', ms: 1_500 } }
+              : { name: 'slow_write', arguments: { path: 'shared.txt', content: task } };
+          return step === 0 ? { reply: { toolCalls: [call] } } : { reply: { content: 'done' } };
+        },
+      },
+    };
+  };
+  /** The job's runTool schedulings and lock signals, in history order. */
+  const lockStory = async (h: Harness, id: string) =>
+    ((await h.client.workflow.getHandle(id).fetchHistory()).events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool'
+        ? ['runTool']
+        : e.workflowExecutionSignaledEventAttributes?.signalName?.startsWith('lock')
+          ? [e.workflowExecutionSignaledEventAttributes.signalName]
+          : [],
+    );
+  /** A holder holding shared.txt for 1.5 s, and the lock's state. */
+  const withHolder = async (h: Harness) => {
+    const key = await fileResource(h.workspace, 'shared.txt');
+    const lock = () => h.client.workflow.getHandle(lockWorkflowId(key)).query(lockStateQuery);
+    const holder = await h.start({ task: 'holder' });
+    await until('the holder to hold the key', async () => (await lock()).holder?.workflowId === holder.workflowId);
+    return { holder, lock };
+  };
+
+  it('the next waiter parks its write on the lock, so the grant starts it without a workflow task of its job; later waiters do not park yet', async () => {
+    const c = contention();
+    const h = await startHarness(c.options);
+    try {
+      const { holder, lock } = await withHolder(h);
+      const next = await h.start({ task: 'next' });
+      await until('the second job to queue', async () => (await lock()).queue?.length === 1);
+      const later = await h.start({ task: 'later' });
+      await until('the third job to queue', async () => (await lock()).queue?.length === 2);
+      await until('the head to park', async () => (await lockStory(h, next.workflowId)).includes('runTool'));
+      assert.deepEqual(await lockStory(h, later.workflowId), [], 'only the head of the queue parks');
+      await Promise.all([holder.result(), next.result(), later.result()]);
+      // The head's write waited on the lock before its grant; the next one parked when its turn neared.
+      assert.deepEqual(await lockStory(h, next.workflowId), ['lockNext', 'runTool', 'lockGranted']);
+      assert.deepEqual(await lockStory(h, later.workflowId), ['lockNext', 'runTool', 'lockGranted']);
+      assert.deepEqual(
+        c.writes.map((w) => w.jobId),
+        [next.workflowId, later.workflowId],
+      );
+      assert.ok(c.writes[1]!.token! > c.writes[0]!.token!);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a parked waiter that is cancelled withdraws: it never writes, and the lock does not wait for it', async () => {
+    const c = contention();
+    const h = await startHarness(c.options);
+    try {
+      const { holder, lock } = await withHolder(h);
+      const parked = await h.start({ task: 'parked' });
+      await until('the waiter to park', async () => (await lockStory(h, parked.workflowId)).includes('runTool'));
+      await parked.cancel();
+      await until('its request to be withdrawn', async () =>
+        (await lock()).events?.some((e) => e.kind === 'withdrawn' && e.workflowId === parked.workflowId),
+      );
+      await holder.result();
+      const after = await h.start({ task: 'after' });
+      await after.result();
+      assert.deepEqual(
+        c.writes.map((w) => w.jobId),
+        [after.workflowId],
+      );
+      assert.equal((await lock()).holder ?? null, null);
     } finally {
       await h.close();
     }

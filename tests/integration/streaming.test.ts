@@ -29,8 +29,14 @@ async function watch(handle: WorkflowHandle) {
   return lines;
 }
 
-const streamed = (lines: Array<{ line: string }>) =>
-  lines.filter((l) => l.line.startsWith('  │ ')).map((l) => l.line.slice(4));
+/** The streamed lines of step 1 (step 2's short answer may or may not be caught streaming). */
+const streamed = (lines: Array<{ line: string }>) => {
+  const end = lines.findIndex((l) => l.line.startsWith('step 1  model replied'));
+  return lines
+    .slice(0, end < 0 ? undefined : end)
+    .filter((l) => l.line.startsWith('  │ '))
+    .map((l) => l.line.slice(4));
+};
 
 /** How often a text occurs in the job's history (every run, every event). */
 async function inHistory(handle: WorkflowHandle, text: string): Promise<number> {
