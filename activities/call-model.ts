@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import { ApplicationFailure } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ModelConfig } from '../src/config.js';
@@ -9,6 +10,7 @@ import { classifyModelError } from '../src/llm/classify-error.js';
 import { callCost, DEFAULT_PRICES, type PriceTable } from '../src/llm/prices.js';
 import { QuotaBreaker } from '../src/llm/quota-breaker.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
+import { noMetrics, type AgentMetrics } from '../src/worker/metrics.js';
 import type { AssistantToolCall, ModelRequest, ModelReply, PlannedCall } from '../src/workflow-safe/types.js';
 
 /** The name a call that could not be read stands under (a valid function name, for the provider). */
@@ -28,6 +30,7 @@ export function makeCallModel(
   store: ContentStore,
   prices: PriceTable = DEFAULT_PRICES,
   breaker: QuotaBreaker = new QuotaBreaker(),
+  metrics: AgentMetrics = noMetrics,
 ) {
   const conversations = new ConversationStore(store);
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey, maxRetries: 0, timeout: model.timeoutMs });
@@ -67,6 +70,7 @@ export function makeCallModel(
     } catch (err) {
       if (err instanceof ApplicationFailure && err.type === 'ModelQuotaExceeded')
         breaker.trip(model.baseURL, err.message);
+      metrics.modelCall('failed', 0);
       throw err;
     }
     breaker.close(model.baseURL);
@@ -79,6 +83,15 @@ export function makeCallModel(
         ? await nativeReplyToStep(clean, req, registry)
         : await textReplyToStep(clean.content ?? '', format, req, registry, raw.finishReason === 'length');
     const usage = raw.usage;
+    metrics.modelCall('ok', usage?.total_tokens ?? 0);
+    trace.getActiveSpan()?.setAttributes({
+      'dagent.step': req.step,
+      'dagent.model': raw.model ?? req.model ?? model.model,
+      'dagent.tokens': usage?.total_tokens ?? 0,
+      'dagent.calls': parsed.calls.length,
+    });
+    for (const c of parsed.calls)
+      if (c.rejected) metrics.refused(c.name, c.policy?.decision === 'deny' ? 'policy' : 'invalid');
     const answeredBy = raw.model ?? req.model ?? model.model;
     const cost = callCost(prices, answeredBy, {
       promptTokens: usage?.prompt_tokens ?? 0,

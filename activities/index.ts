@@ -4,6 +4,7 @@ import type { Redactor } from '../src/audit/redact.js';
 import type { ContentStore } from '../src/content/store.js';
 import type { PriceTable } from '../src/llm/prices.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
+import type { AgentMetrics } from '../src/worker/metrics.js';
 import { makeCallModel } from './call-model.js';
 import { makeCompactConversation } from './compact.js';
 import { makeRequestLock } from './request-lock.js';
@@ -20,13 +21,15 @@ export interface ActivityDeps {
   store: ContentStore;
   /** Model prices for cost budgets (USD per million tokens). */
   prices: PriceTable;
+  /** Counters and histograms on the worker's metrics endpoint. */
+  metrics?: AgentMetrics;
 }
 
 /** All activities, built from their dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: makeCallModel(deps.model, deps.registry, deps.redact, deps.store, deps.prices),
-    runTool: makeRunTool(deps.registry, deps.redact, deps.store, deps.client),
+    callModel: makeCallModel(deps.model, deps.registry, deps.redact, deps.store, deps.prices, undefined, deps.metrics),
+    runTool: makeRunTool(deps.registry, deps.redact, deps.store, deps.client, deps.metrics),
     compactConversation: makeCompactConversation(deps.store),
     requestLock: makeRequestLock(deps.client),
   };

@@ -115,7 +115,28 @@ export function workerSettingsFromEnv(env: Env = process.env) {
     policyFile: env.DAGENT_POLICY || undefined,
     /** MCP servers whose tools workers add (DAGENT_MCP: a YAML or JSON file). */
     mcpFile: env.DAGENT_MCP || undefined,
+    /** Where the worker serves Prometheus metrics (DAGENT_METRICS, host:port). */
+    metricsAddress: bindAddress(env, 'DAGENT_METRICS'),
+    /** Where the worker's trace spans go (DAGENT_TRACING). */
+    tracing: tracingMode(env),
   };
+}
+
+function tracingMode(env: Env): 'otlp' | 'console' | undefined {
+  const raw = env.DAGENT_TRACING?.trim().toLowerCase();
+  if (!raw) return undefined;
+  if (raw === 'otlp' || raw === 'console') return raw;
+  throw new ConfigError(`DAGENT_TRACING must be otlp or console, got '${env.DAGENT_TRACING}'.`);
+}
+
+/** A host:port to listen on (an IPv6 host in brackets), or undefined when unset. */
+function bindAddress(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const m = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw);
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535)
+    throw new ConfigError(`${name} must be host:port to listen on, such as 127.0.0.1:9464, got '${raw}'.`);
+  return raw;
 }
 
 /** Model prices (USD per million tokens) for cost budgets: DAGENT_PRICES (JSON) over the built-in table. */

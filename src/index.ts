@@ -19,6 +19,9 @@ export {
   type AgentActivityOptions,
   type AgentWorkerOptions,
 } from './worker/create-worker.js';
+export { installRuntime } from './worker/runtime.js';
+export { tracingFor, type TracingOptions } from './worker/tracing.js';
+export { startUiServer, type UiServer, type UiServerOptions } from './ui/server.js';
 export { modelConfigFromEnv, type ModelConfig } from './config.js';
 export { loadMcpConfig, type McpServerConfig } from './mcp/config.js';
 export { McpPool } from './mcp/pool.js';

@@ -3,6 +3,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   isCancellation,
+  metricMeter,
   proxyActivities,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -92,7 +93,14 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
         fencingTokens,
         ...(cache.request ? { cache: cache.request } : {}),
         ...(grants.length
-          ? { release: grants.map((g) => ({ key: g.key, requestId: g.requestId, token: g.token })) }
+          ? {
+              release: grants.map((g) => ({
+                key: g.key,
+                requestId: g.requestId,
+                token: g.token,
+                waitedMs: g.waitedMs,
+              })),
+            }
           : {}),
         ...(parked ? { park: parked } : {}),
       });
@@ -140,7 +148,11 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
     const locked = call.effect === 'write' && call.resources.length > 0 && (input.locks ?? true);
     if (!locked) return execute(call);
     // A retry that found its locks released by an earlier attempt takes them again (a new round).
-    const granted = (g: LockGrant) =>
+    const granted = (g: LockGrant) => {
+      // On the worker's metrics endpoint (the SDK leaves it out of replays).
+      metricMeter
+        .createHistogram('dagent_lock_wait', 'int', 'ms', 'How long writes waited for their locks')
+        .record(g.waitedMs);
       events.push({
         kind: 'lock_granted',
         at: now(),
@@ -151,6 +163,7 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
         waitedMs: g.waitedMs,
         previousHolder: g.previousHolder,
       });
+    };
     for (let round = 1; ; round++) {
       events.push({ kind: 'lock_wait', at: now(), step, callId: call.id, keys: call.resources });
       try {

@@ -19,7 +19,8 @@ Model: OPENAI_BASE_URL, OPENAI_API_KEY, DAGENT_MODEL, DAGENT_MODEL_TIMEOUT_MS, D
 replies), DAGENT_MODEL_STALL_MS (none set: the offline demo model).
 Temporal: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DAGENT_TASK_QUEUE (none set: the embedded dev server in ./.dagent).
 Workers: DAGENT_PLUGINS (tool modules), DAGENT_EXTERNAL_WORKERS=1 (long-lived workers serve the queue:
-attached runs start none of their own), DAGENT_LOG_LEVEL, DAGENT_HOME, DAGENT_CONTENT_DIR.`;
+attached runs start none of their own), DAGENT_LOG_LEVEL, DAGENT_HOME, DAGENT_CONTENT_DIR, DAGENT_METRICS (host:port: Prometheus /metrics),
+DAGENT_TRACING (otlp|console; OTEL_EXPORTER_OTLP_ENDPOINT).`;
 
 export function buildProgram(): Command {
   const program = new Command('dagent')

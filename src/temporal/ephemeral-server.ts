@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { spawnDevServer, waitForServer } from './dev-server.js';
@@ -21,21 +22,29 @@ export async function startEphemeralServer(
   o: { tuned?: boolean } = {},
 ): Promise<{ address: string; logFile: string; stop(): Promise<void> }> {
   const cliPath = await locateTemporalCli(log);
-  const port = await freePort();
-  const address = `127.0.0.1:${port}`;
-  const logFile = path.join(logDir, `server-${port}.log`);
-  log(`Temporal dev server ${cliPath} on ${address}…`);
-  const server = spawnDevServer({ cliPath, port, logFile, ...(o.tuned === false ? { tuned: false } : {}) });
-  const stop = async () => {
-    if (server.exitCode !== null) return;
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('close', r));
-  };
-  try {
-    await waitForServer(address, 60_000, server, logFile);
-  } catch (err) {
-    await stop();
-    throw err;
+  // A free port can be taken by another process before the server binds it: try another one.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const address = `127.0.0.1:${port}`;
+    const logFile = path.join(logDir, `server-${port}.log`);
+    log(`Temporal dev server ${cliPath} on ${address}…`);
+    const server = spawnDevServer({ cliPath, port, logFile, ...(o.tuned === false ? { tuned: false } : {}) });
+    const stop = async () => {
+      if (server.exitCode !== null) return;
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('close', r));
+    };
+    try {
+      await waitForServer(address, 60_000, server, logFile);
+      return { address, logFile, stop };
+    } catch (err) {
+      await stop();
+      const taken = await readFile(logFile, 'utf8').then(
+        (t) => t.includes('address already in use'),
+        () => false,
+      );
+      if (!taken || attempt >= 3) throw err;
+      log(`Port ${port} was taken before the server bound it; trying another.`);
+    }
   }
-  return { address, logFile, stop };
 }

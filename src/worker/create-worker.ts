@@ -1,6 +1,8 @@
 import { BEAT_EVERY_MS } from '../../activities/model-request.js';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { agentMetrics } from './metrics.js';
+import { TRACING_WORKFLOW_MODULE, tracingPlugin, type TracingOptions } from './tracing.js';
 import { createActivities } from '../../activities/index.js';
 import { makeRedactor, type Redactor } from '../audit/redact.js';
 import type { ModelConfig } from '../config.js';
@@ -53,6 +55,7 @@ export function createAgentActivities(o: AgentActivityOptions) {
     redact: o.redact ?? makeRedactor(),
     store: o.store ?? new ContentStore(),
     prices: o.prices ?? DEFAULT_PRICES,
+    metrics: agentMetrics(Runtime.instance().metricMeter),
   });
 }
 
@@ -96,6 +99,8 @@ export interface AgentWorkerOptions extends Omit<AgentActivityOptions, 'client' 
   maxConcurrentActivities?: number;
   /** How long `shutdown()` lets running activities finish before cancelling them. Default 0. */
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+  /** OpenTelemetry tracing: where the spans of jobs (runs, model and tool calls, lock waits) go. */
+  tracing?: TracingOptions;
 }
 
 /**
@@ -129,8 +134,8 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> 
     const workflowBundle = o.workflowBundle
       ? { codePath: o.workflowBundle }
       : o.workflowsPath
-        ? { code: await workflowBundleCode(o.workflowsPath) }
-        : { codePath: await cachedWorkflowBundle() };
+        ? { code: await workflowBundleCode(o.workflowsPath, o.tracing ? [TRACING_WORKFLOW_MODULE] : []) }
+        : { codePath: await cachedWorkflowBundle({ traced: !!o.tracing }) };
     const worker = await Worker.create({
       connection,
       namespace,
@@ -141,6 +146,7 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> 
       // A streamed reply's progress reaches watchers this often (the SDK's default waits up to 8 s).
       maxHeartbeatThrottleInterval: BEAT_EVERY_MS,
       ...(o.shutdownGraceTime !== undefined ? { shutdownGraceTime: o.shutdownGraceTime } : {}),
+      ...(o.tracing ? { plugins: [tracingPlugin(o.tracing)] } : {}),
     });
     const run = worker.run.bind(worker);
     worker.run = async () => {

@@ -147,7 +147,7 @@ export interface ToolRequest {
    * holder need not wait for this job's next workflow task), and a retried attempt first checks
    * that they are still held: after a release, a retry must take the locks again.
    */
-  release?: Array<{ key: string; requestId: string; token: number }>;
+  release?: Array<{ key: string; requestId: string; token: number; waitedMs?: number }>;
   /**
    * A parked write: the activity waits on the lock for this request's grant (awaitGrant), renews
    * its lease while the write runs and releases it when done.

@@ -15,6 +15,7 @@ import { defaultPolicy, type Policy } from '../../src/policy/index.js';
 import type { PriceTable } from '../../src/llm/prices.js';
 import type { McpServerConfig } from '../../src/mcp/config.js';
 import { installRuntime } from '../../src/worker/runtime.js';
+import type { TracingOptions } from '../../src/worker/tracing.js';
 
 export function temporalAddress(): string {
   const a = process.env.TEMPORAL_ADDRESS;
@@ -54,6 +55,8 @@ export async function startHarness(o: {
   contentDir?: string;
   /** The workers' content store itself (to inject its failures). */
   store?: ContentStore;
+  /** OpenTelemetry tracing of the worker. */
+  tracing?: TracingOptions;
   /** The worker's policy; the built-in default when absent. */
   policy?: Policy;
   /** The worker's price table; the built-in one when absent. */
@@ -84,6 +87,7 @@ export async function startHarness(o: {
       tools: o.tools ?? builtinTools,
       ...(o.contentDir ? { store: new ContentStore(o.contentDir) } : {}),
       ...(o.store ? { store: o.store } : {}),
+      ...(o.tracing ? { tracing: o.tracing } : {}),
       ...(o.policy ? { policy: o.policy } : {}),
       ...(o.prices ? { prices: o.prices } : {}),
       ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),

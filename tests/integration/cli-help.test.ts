@@ -83,5 +83,10 @@ describe('the CLI parser', () => {
     const stream = await dagent(['list'], { DAGENT_MODEL_STREAM: 'sometimes', OPENAI_API_KEY: 'k' });
     assert.equal(stream.code, 2);
     assert.match(stream.stderr, /DAGENT_MODEL_STREAM must be 1\/true\/yes or 0\/false\/no, got 'sometimes'/);
+    const metrics = await dagent(['list'], { DAGENT_METRICS: '9464', DAGENT_TRACING: 'jaeger' });
+    assert.equal(metrics.code, 2);
+    assert.match(metrics.stderr, /DAGENT_METRICS must be host:port to listen on, such as 127.0.0.1:9464, got '9464'/);
+    const tracing = await dagent(['list'], { DAGENT_TRACING: 'jaeger' });
+    assert.match(tracing.stderr, /DAGENT_TRACING must be otlp or console, got 'jaeger'/);
   });
 });

@@ -10,6 +10,7 @@ import { liveProcess } from '../../temporal/pid-file.js';
 import { builtinTools } from '../../tools/builtins/index.js';
 import type { ToolDefinition } from '../../tools/define-tool.js';
 import { createAgentWorker } from '../../worker/create-worker.js';
+import { tracingFor } from '../../worker/tracing.js';
 import { resolveModel } from '../../worker/model-setup.js';
 import { loadPluginTools } from '../../worker/plugins.js';
 import { installRuntime } from '../../worker/runtime.js';
@@ -64,7 +65,11 @@ export async function startCommandWorker(
 ): Promise<CommandWorker> {
   installRuntime(o.logLevel ?? 'ERROR');
   const model = await resolveModel({ log: note, ...(o.forceOffline ? { forceOffline: true } : {}) });
-  const { workflowBundle, mcpFile } = workerSettingsFromEnv();
+  const settings = workerSettingsFromEnv();
+  const { mcpFile } = settings;
+  const tracing = tracingFor(settings.tracing);
+  // A traced worker needs the bundle with the tracing interceptors (not the test runner's prebuilt one).
+  const workflowBundle = tracing ? undefined : settings.workflowBundle;
   const mcpServers = mcpFile ? loadMcpConfig(path.resolve(mcpFile)) : [];
   let worker;
   try {
@@ -80,6 +85,7 @@ export async function startCommandWorker(
       warn: note,
       shutdownGraceTime: DRAIN_MS,
       ...(workflowBundle ? { workflowBundle } : {}),
+      ...(tracing ? { tracing } : {}),
     });
   } catch (err) {
     await model.close();
