@@ -1,11 +1,14 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { lockWorkflowId, type LockGrant } from '../src/workflow-safe/lock-types.js';
 import { awaitGrantUpdate, lockStateQuery, releaseSignal, renewSignal } from '../src/workflow-safe/messages.js';
 import type { ToolRequest } from '../src/workflow-safe/types.js';
 
 type Held = NonNullable<ToolRequest['release']>;
 type Park = NonNullable<ToolRequest['park']>;
+
+/** How often a parked write asks its lock again after an error that is not a refusal. */
+const ASK_AGAIN_LIMIT = 60;
 
 const lockLost = (message: string) => ApplicationFailure.create({ type: 'LockLost', message, nonRetryable: true });
 
@@ -47,15 +50,21 @@ export async function awaitGrant(client: Client, park: Park, cancelled: AbortSig
     if (cancelled.aborted) abort();
     else cancelled.addEventListener('abort', abort, { once: true });
   });
-  for (;;) {
+  for (let tries = 1; ; tries++) {
     let r: LockGrant | { again: true };
     try {
       r = await Promise.race([handle.executeUpdate(awaitGrantUpdate, { args: [park.requestId] }), stop]);
     } catch (err) {
-      // Refused (no longer queued or held) is final; anything else (the server, the network) is retried.
+      // Refused (no longer queued or held) is final. Anything else — the lock's run ending
+      // (continue-as-new) as the Update arrived, the server, the network — is asked again here,
+      // not by retrying the activity: a write that is not idempotent gets one attempt.
       if (err instanceof WorkflowUpdateFailedError)
         throw lockLost(`${park.key}: ${(err.cause as Error | undefined)?.message ?? err.message}`);
-      throw err;
+      // The lock ends only when nobody holds or waits: the request is gone.
+      if (err instanceof WorkflowNotFoundError) throw lockLost(`${park.key}: the lock is no longer running`);
+      if (err instanceof CancelledFailure || tries >= ASK_AGAIN_LIMIT) throw err;
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * tries))), stop]);
+      continue;
     }
     if (!('again' in r)) return r;
   }
