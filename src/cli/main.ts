@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { checkEnv, ConfigError } from '../config.js';
 import { registerAudit } from './commands/audit.js';
+import { registerCluster } from './commands/cluster.js';
 import { registerControl } from './commands/control.js';
 import { registerDemo } from './commands/demo.js';
 import { registerFind } from './commands/find.js';
@@ -43,14 +44,18 @@ export function buildProgram(): Command {
     registerDemo,
     registerInfra,
     registerUi,
+    registerCluster,
   ]) {
     register(program);
   }
   // Every command: usage errors exit 2, help exits 0, with the same output handling as the program.
-  for (const c of program.commands)
+  const override = (c: Command, name: string) => {
     c.exitOverride()
-      .showHelpAfterError(`(dagent ${c.name()} --help for usage)`)
-      .configureOutput({ outputError: (s, write) => write(s.replace(/^error: /, `dagent ${c.name()}: `)) });
+      .showHelpAfterError(`(dagent ${name} --help for usage)`)
+      .configureOutput({ outputError: (s, write) => write(s.replace(/^error: /, `dagent ${name}: `)) });
+    for (const sub of c.commands) override(sub, `${name} ${sub.name()}`);
+  };
+  for (const c of program.commands) override(c, c.name());
   return program;
 }
 

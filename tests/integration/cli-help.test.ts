@@ -13,6 +13,7 @@ describe('the CLI parser', () => {
       'audit',
       'cancel',
       'chat',
+      'cluster',
       'demo',
       'deny',
       'diff',

@@ -6,6 +6,7 @@ import { CLI_BIN } from '../../paths.js';
 import { connectTemporal, embeddedFiles, ensureEmbeddedServer, hasRecentPoller } from '../../temporal/connect.js';
 import { isServerUp, spawnDevServer } from '../../temporal/dev-server.js';
 import { locateTemporalCli } from '../../temporal/locate-cli.js';
+import { clusterBinaries } from '../../temporal/cluster.js';
 import { livePid, writePid } from '../../temporal/pid-file.js';
 import { handler } from '../plumbing/command.js';
 import { note } from '../plumbing/output.js';
@@ -46,9 +47,11 @@ export function registerInfra(program: Command): void {
   program
     .command('setup')
     .summary('find or build the Temporal CLI (the embedded dev server)')
+    .option('--cluster', 'also build temporal-server and its SQL tool (for `dagent cluster`)')
     .action(
-      handler(async () => {
+      handler(async (o: { cluster?: boolean }) => {
         note(`Temporal CLI: ${await locateTemporalCli(note)}`);
+        if (o.cluster) note(`temporal-server: ${(await clusterBinaries(note)).server}`);
         return 0;
       }),
     );

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { parseScenario } from '../../src/scripted-model/scenario.js';
+import { startScriptedModel } from '../../src/scripted-model/server.js';
+import { builtinTools } from '../../src/tools/builtins/index.js';
+import { createAgentWorker } from '../../src/worker/create-worker.js';
+import { installRuntime } from '../../src/worker/runtime.js';
+import { dagent } from '../helpers/cli.js';
+import { tempDir, uniqueId } from '../helpers/harness.js';
+import { until } from '../helpers/wait.js';
+
+const free = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+
+/** A base port whose block (frontend…worker, their membership ports) is free. */
+async function portBlock(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000); // membership ports must stay below 32768
+    const ports = [0, 1, 2, 3, 100, 101, 102, 103].map((d) => base + d);
+    if ((await Promise.all(ports.map(free))).every(Boolean)) return base;
+  }
+}
+
+describe('dagent cluster: Temporal on PostgreSQL', () => {
+  it('comes up on PostgreSQL, runs a job, and the job survives the server killed and started again', async () => {
+    installRuntime('ERROR');
+    const dir = tempDir('dagent-cluster-');
+    const port = await portBlock();
+    const pgPort = await portBlock();
+    const flags = ['--dir', dir, '--port', String(port), '--pg-port', String(pgPort)];
+    const down = () => dagent(['cluster', 'down', ...flags]);
+    const up = await dagent(['cluster', 'up', ...flags], {}, 230_000);
+    if (up.code !== 0) await down();
+    assert.equal(up.code, 0, up.stderr);
+    const address = `127.0.0.1:${port}`;
+    assert.equal(up.stdout.trim(), `export TEMPORAL_ADDRESS=${address}`);
+    const model = await startScriptedModel({
+      scenario: parseScenario({
+        name: 'cluster',
+        steps: [
+          { reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'one' } }] } },
+          // The server is killed while this step's model call waits.
+          {
+            delayMs: 4_000,
+            reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'two' } }] },
+          },
+          { reply: { content: 'done' } },
+        ],
+      }),
+    });
+    const taskQueue = uniqueId('tq-cluster');
+    const worker = await createAgentWorker({
+      address,
+      taskQueue,
+      model: { baseURL: model.url, apiKey: 'k', model: 'scripted', timeoutMs: 30_000 },
+      tools: builtinTools,
+      warn: () => {},
+    });
+    const running = worker.run();
+    const connection = await Connection.connect({ address });
+    try {
+      const client = new Client({ connection });
+      const workspace = tempDir();
+      const handle = await client.workflow.start('agentTurn', {
+        taskQueue,
+        workflowId: uniqueId('job-cluster'),
+        args: [{ task: 'write two files', workspace }],
+      });
+      await until('the second model call', async () => model.requests.some((r) => r.step === 1), 60_000);
+      const pid = Number(readFileSync(path.join(dir, 'server.pid'), 'utf8'));
+      process.kill(pid, 'SIGKILL');
+      const again = await dagent(['cluster', 'up', ...flags], {}, 120_000);
+      assert.equal(again.code, 0, again.stderr);
+      const result = (await handle.result()) as { status: string; answer: string };
+      assert.deepEqual([result.status, result.answer], ['completed', 'done']);
+      assert.equal(readFileSync(path.join(workspace, 'b.txt'), 'utf8'), 'two');
+      // The job lives in PostgreSQL.
+      const { stdout } = await promisify(execFile)('psql', [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(pgPort),
+        '-U',
+        'temporal',
+        '-d',
+        'temporal',
+        '-tAc',
+        `select count(*) from executions where workflow_id = '${handle.workflowId}'`,
+      ]);
+      assert.equal(stdout.trim(), '1');
+      const status = await dagent(['cluster', 'status', ...flags]);
+      assert.match(status.stdout, /temporal-server: running \(pid \d+\)/);
+      assert.match(status.stdout, /PostgreSQL: running/);
+    } finally {
+      worker.shutdown();
+      await running.catch(() => {});
+      await connection.close();
+      await model.close();
+      const stopped = await down();
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.match(stopped.stderr, /temporal-server: stopped[\s\S]*PostgreSQL: stopped/);
+    }
+  });
+});
