@@ -15,7 +15,7 @@ const scenario = (faults: ScenarioInput['steps'][number]['faults'] = []): Scenar
   steps: [
     {
       faults,
-      chunkDelayMs: 60,
+      chunkDelayMs: 120,
       reply: { content: TEXT, toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] },
     },
     { reply: { content: 'The answer is 42.' } },
@@ -58,10 +58,11 @@ describe('streamed replies', () => {
       assert.deepEqual(streamed(lines), LINES, lines.map((l) => l.line).join('\n'));
       const replied = lines.find((l) => l.line.startsWith('step 1  model replied'));
       assert.ok(replied, 'the model_end line is shown');
-      const shown = lines.filter((l) => l.line.startsWith('  │ '));
-      // Streamed: the lines came over more than one poll, before the step's "replied" line.
+      // Streamed: step 1's lines came over more than one poll, all before the step's "replied" line
+      // (step 2's short answer may or may not be caught streaming, after it).
+      const shown = lines.slice(0, lines.indexOf(replied)).filter((l) => l.line.startsWith('  │ '));
+      assert.equal(shown.length, LINES.length);
       assert.ok(shown.at(-1)!.at - shown[0]!.at >= 500, `all lines came at once: ${shown.map((l) => l.at)}`);
-      assert.ok(lines.indexOf(shown.at(-1)!) < lines.indexOf(replied));
       // The model was asked for a stream, and the history holds the reply once (its activity result).
       assert.equal(h.model.requests[0]!.body.stream, true);
       assert.equal(await inHistory(handle, LINES[5]!), 1);
@@ -104,7 +105,7 @@ describe('streamed replies', () => {
       assert.equal((await handle.result()).status, 'completed');
       const [first, second] = h.model.requests;
       const gap = second!.at - first!.at;
-      assert.ok(gap < 8_000, `the second attempt came ${gap} ms after the first: the stall was waited out`);
+      assert.ok(gap < 11_000, `the second attempt came ${gap} ms after the first: the stall (12 s) was waited out`);
       const [call] = (await readAudit(h.client, handle.workflowId)).filter((r) => r.type === 'model_call');
       assert.match(
         String(call?.type === 'model_call' && call.lastFailure),
