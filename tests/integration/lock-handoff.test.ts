@@ -100,7 +100,7 @@ describe('a write releases its lock as it finishes', () => {
           const task = String(body.messages.find((m) => m.role === 'user')!.content);
           const call =
             task === 'holder'
-              ? { name: 'hold', arguments: { path: 'shared.txt', ms: 1_500 } }
+              ? { name: 'hold', arguments: { path: 'shared.txt', ms: 4_000 } }
               : { name: 'slow_write', arguments: { path: 'shared.txt', content: task } };
           return step === 0 ? { reply: { toolCalls: [call] } } : { reply: { content: 'done' } };
         },
@@ -116,7 +116,7 @@ describe('a write releases its lock as it finishes', () => {
           ? [e.workflowExecutionSignaledEventAttributes.signalName]
           : [],
     );
-  /** A holder holding shared.txt for 1.5 s, and the lock's state. */
+  /** A holder holding shared.txt for 4 s (long enough for the steps below on a loaded machine), and the lock's state. */
   const withHolder = async (h: Harness) => {
     const key = await fileResource(h.workspace, 'shared.txt');
     const lock = () => h.client.workflow.getHandle(lockWorkflowId(key)).query(lockStateQuery);

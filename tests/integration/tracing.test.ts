@@ -20,7 +20,7 @@ describe('tracing (OpenTelemetry)', () => {
         const task = String(body.messages.find((m) => m.role === 'user')!.content);
         const call =
           task === 'holder'
-            ? { name: 'hold', arguments: { path: 'shared.txt', ms: 800 } }
+            ? { name: 'hold', arguments: { path: 'shared.txt', ms: 3_000 } }
             : { name: 'slow_write', arguments: { path: 'shared.txt', content: 'x' } };
         return step === 0 ? { reply: { toolCalls: [call] } } : { reply: { content: 'done' } };
       },
@@ -59,7 +59,7 @@ describe('tracing (OpenTelemetry)', () => {
       assert.equal(wait!.attributes['dagent.lock_key'], key);
       assert.equal(wait!.parentSpanId, tool!.spanContext().spanId, 'the lock wait is a child of the tool call');
       const waitedMs = (wait!.duration[0] * 1e9 + wait!.duration[1]) / 1e6;
-      assert.ok(waitedMs > 100, `the writer waited for the holder's 800 ms hold, but the span lasts ${waitedMs} ms`);
+      assert.ok(waitedMs > 100, `the writer waited for the holder's 3 s hold, but the span lasts ${waitedMs} ms`);
       one((s) => s.name === 'RunWorkflow:agentTurn', 'workflow run span');
       assert.equal(spans[0]!.resource.attributes['service.name'], 'dagent-test');
     } finally {
