@@ -4,6 +4,7 @@ import type { ModelConfig } from '../src/config.js';
 import type { Redactor } from '../src/audit/redact.js';
 import { classifyModelError } from '../src/llm/classify-error.js';
 import { StreamAssembler, streamProgress } from '../src/llm/stream-reply.js';
+import { BEAT_EVERY_MS, QUIET_BEAT_EVERY_MS } from './heartbeat.js';
 
 /** A model's reply as the activity reads it, whether it came whole or streamed. */
 export interface RawReply {
@@ -15,12 +16,6 @@ export interface RawReply {
 
 /** How long a streamed reply may go without a new piece once it has begun. */
 export const DEFAULT_STALL_MS = 30_000;
-
-/** How often a stream's progress is heartbeated at most (the worker's heartbeat throttle is set to match). */
-export const BEAT_EVERY_MS = 250;
-
-/** How often an activity that has nothing new to say heartbeats (the heartbeat timeout is 10 s). */
-export const QUIET_BEAT_EVERY_MS = 3_000;
 
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 

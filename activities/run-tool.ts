@@ -1,4 +1,4 @@
-import { QUIET_BEAT_EVERY_MS } from './model-request.js';
+import { QUIET_BEAT_EVERY_MS } from './heartbeat.js';
 import { trace } from '@opentelemetry/api';
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';

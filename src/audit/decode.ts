@@ -279,10 +279,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
           p.call,
           run,
           // A call that took its locks again (LockLost) ran once per round: each run shows its own grants.
-          (grants.get(req.call.id) ?? []).filter((g) => {
-            const mine = req.release ?? (req.park ? [req.park] : undefined);
-            return !mine || mine.some((r) => r.requestId === g.requestId);
-          }),
+          grantsOfRun(grants.get(req.call.id) ?? [], req),
           run.scheduledMs,
           decisions.get(req.call.id) ?? null,
         ),
@@ -324,6 +321,12 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
 }
 
 type Approval = NonNullable<ToolCallRecord['approval']>;
+
+/** The grants this tool activity ran under (all of the call's, for histories from before release lists). */
+function grantsOfRun(grants: LockGrant[], req: ToolRequest): LockGrant[] {
+  const mine = req.release ?? (req.park ? [req.park] : undefined);
+  return mine ? grants.filter((g) => mine.some((r) => r.requestId === g.requestId)) : grants;
+}
 
 function toolRecord(
   jobId: string,

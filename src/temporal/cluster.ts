@@ -261,7 +261,7 @@ export async function clusterUp(o: ClusterOptions): Promise<string> {
   o.log('Creating and migrating the temporal and temporal_visibility schemas…');
   await setupSchemas(o, b);
   const address = `127.0.0.1:${o.port}`;
-  if (!(await serverPid(o.dir))) {
+  if (!serverPid(o.dir)) {
     o.log(`Starting temporal-server ${SERVER_VERSION} on ${address} (log: ${paths(o.dir).serverLog})…`);
     await startServer(o, b);
   }
@@ -270,7 +270,7 @@ export async function clusterUp(o: ClusterOptions): Promise<string> {
 }
 
 /** The running server's pid, if any. */
-export async function serverPid(dir: string): Promise<number | null> {
+export function serverPid(dir: string): number | null {
   const file = paths(dir).serverPid;
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8'));
@@ -286,11 +286,11 @@ export async function serverPid(dir: string): Promise<number | null> {
 /** Stops the server, then PostgreSQL (its data stays). */
 export async function clusterDown(o: Pick<ClusterOptions, 'dir' | 'log'>): Promise<void> {
   const p = paths(o.dir);
-  const pid = await serverPid(o.dir);
+  const pid = serverPid(o.dir);
   if (pid) {
     process.kill(pid, 'SIGTERM');
-    for (let i = 0; i < 100 && (await serverPid(o.dir)); i++) await new Promise((r) => setTimeout(r, 100));
-    if (await serverPid(o.dir)) process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 100 && serverPid(o.dir); i++) await new Promise((r) => setTimeout(r, 100));
+    if (serverPid(o.dir)) process.kill(pid, 'SIGKILL');
     o.log(`temporal-server: stopped (pid ${pid}).`);
   }
   rmSync(p.serverPid, { force: true });
@@ -302,5 +302,5 @@ export async function clusterDown(o: Pick<ClusterOptions, 'dir' | 'log'>): Promi
 
 export async function clusterStatus(dir: string): Promise<{ server: number | null; postgres: boolean }> {
   const p = paths(dir);
-  return { server: await serverPid(dir), postgres: existsSync(p.pgData) && (await pgRunning(p.pgData)) };
+  return { server: serverPid(dir), postgres: existsSync(p.pgData) && (await pgRunning(p.pgData)) };
 }

@@ -1,4 +1,4 @@
-import { BEAT_EVERY_MS } from '../../activities/model-request.js';
+import { BEAT_EVERY_MS } from '../../activities/heartbeat.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { agentMetrics } from './metrics.js';
