@@ -211,6 +211,7 @@ async function nativeReplyToStep(
         name: tc.name,
         rawArguments: tc.arguments,
         workspace: req.workspace,
+        workspaceId: req.workspaceId,
         only: req.tools,
       });
     }),

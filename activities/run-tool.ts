@@ -1,6 +1,6 @@
 import { QUIET_BEAT_EVERY_MS } from './heartbeat.js';
 import { trace } from '@opentelemetry/api';
-import { CancelledFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Redactor } from '../src/audit/redact.js';
 import { awaitGrant, ensureStillHeld, releaseNow, renewWhileRunning } from './lock-release.js';
@@ -33,8 +33,14 @@ export function makeRunTool(
       const call = req.call.argsRef
         ? { ...req.call, args: JSON.parse(await fromHistory(store, req.call.argsRef)) as unknown }
         : req.call;
+      const ws = await registry.workspaceFor(req);
+      if (!ws.onThisHost)
+        throw ApplicationFailure.create({
+          type: 'WorkspaceNotHere',
+          message: `This worker does not have workspace '${ws.workspaceId}' (it declares ${[...registry.workspaces.keys()].join(', ') || 'none'}).`,
+        });
       // A cacheable read: unchanged files since an identical earlier read answer from it, unrun.
-      const before = req.cache ? await fingerprint(req.cache.keys) : null;
+      const before = req.cache ? await fingerprint(ws, req.cache.keys) : null;
       const earlier = req.cache?.ifUnchanged;
       if (earlier && sameFingerprint(earlier.fingerprint, before)) {
         const now = Date.now();
@@ -57,23 +63,27 @@ export function makeRunTool(
       if (!grant && held?.length && ctx.info.attempt > 1) await ensureStillHeld(client, held);
       const stopRenewing = grant ? renewWhileRunning(client, grant) : () => {};
       const result = await registry
-        .execute(call, {
-          workspace: req.workspace,
-          jobId: req.jobId,
-          callId: req.call.id,
-          idempotencyKey: `${req.jobId}:${req.call.id}`,
-          fencingTokens: { ...req.fencingTokens, ...(grant ? { [grant.key]: grant.token } : {}) },
-          signal: ctx.cancellationSignal,
-          heartbeat: (d) => ctx.heartbeat(d),
-          policy: registry.policy,
-        })
+        .execute(
+          call,
+          {
+            workspace: ws.workspace,
+            jobId: req.jobId,
+            callId: req.call.id,
+            idempotencyKey: `${req.jobId}:${req.call.id}`,
+            fencingTokens: { ...req.fencingTokens, ...(grant ? { [grant.key]: grant.token } : {}) },
+            signal: ctx.cancellationSignal,
+            heartbeat: (d) => ctx.heartbeat(d),
+            policy: registry.policy,
+          },
+          ws,
+        )
         .finally(stopRenewing);
       metrics.toolCall(req.call.name, result.isError ? 'error' : 'ok', result.endedAt - result.startedAt);
       // The write is done: the next holder may go now, before this result is even recorded.
       const released = held?.length ? await releaseNow(client, held) : false;
       const output = truncateForModel(redact(result.output));
       // Cached only if the files did not change while the tool read them.
-      const after = before && !result.isError ? await fingerprint(req.cache!.keys) : null;
+      const after = before && !result.isError ? await fingerprint(ws, req.cache!.keys) : null;
       return {
         ...result,
         output: await toHistory(store, output, TOOL_OUTPUT_INLINE_LIMIT),

@@ -80,6 +80,7 @@ export async function textReplyToStep(
             name: c.name,
             rawArguments: JSON.stringify(c.args),
             workspace: req.workspace,
+            workspaceId: req.workspaceId,
             only: req.tools,
             format,
             rawText: c.raw,

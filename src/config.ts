@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { WORKSPACE_ID } from './workflow-safe/workspace-queue.js';
 import { DEFAULT_PRICES, type PriceTable } from './llm/prices.js';
 import { defaultPolicy, loadPolicyFile, type Policy } from './policy/index.js';
 
@@ -119,7 +120,30 @@ export function workerSettingsFromEnv(env: Env = process.env) {
     metricsAddress: bindAddress(env, 'DAGENT_METRICS'),
     /** Where the worker's trace spans go (DAGENT_TRACING). */
     tracing: tracingMode(env),
+    /** Workspaces this host has, `id=folder` (DAGENT_WORKSPACES, comma-separated; `--workspace` adds more). */
+    workspaces: workspaceList(env.DAGENT_WORKSPACES ?? '', 'DAGENT_WORKSPACES'),
   };
+}
+
+/** `id=folder` pairs (comma-separated), checked: valid ids, each once, absolute or relative folders. */
+export function workspaceList(text: string, source: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const eq = item.indexOf('=');
+    const id = item.slice(0, eq).trim();
+    const dir = item.slice(eq + 1).trim();
+    if (eq < 1 || !dir) throw new ConfigError(`${source}: '${item}' is not id=folder.`);
+    if (!WORKSPACE_ID.test(id))
+      throw new ConfigError(
+        `${source}: workspace id '${id}' is invalid: use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
+      );
+    if (out[id]) throw new ConfigError(`${source}: workspace '${id}' is declared twice.`);
+    out[id] = path.resolve(dir);
+  }
+  return out;
 }
 
 function tracingMode(env: Env): 'otlp' | 'console' | undefined {

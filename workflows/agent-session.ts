@@ -46,6 +46,7 @@ export async function agentSession(input: SessionInput): Promise<void> {
             {
               task: message,
               workspace: input.workspace,
+              ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
               ...(byReference
                 ? {
                     ...(conversation ? { conversation } : {}),

@@ -5,7 +5,9 @@ import {
   isCancellation,
   metricMeter,
   proxyActivities,
+  workflowInfo,
 } from '@temporalio/workflow';
+import { workspaceQueue } from '../src/workflow-safe/workspace-queue.js';
 import type { Activities } from '../activities/index.js';
 import { preview } from '../src/workflow-safe/preview.js';
 import { runDag, schedule } from '../src/workflow-safe/schedule.js';
@@ -20,8 +22,10 @@ import type { ReadCache } from './read-cache.js';
 const PARKED_WAIT_MS = 5 * 60_000;
 
 /** Idempotent tools retry freely; others run at most once and report an unknown outcome. */
-function toolActivity(call: RunnableCall, parked: boolean) {
+function toolActivity(call: RunnableCall, parked: boolean, workspaceId: string | undefined) {
   return proxyActivities<Activities>({
+    // A declared workspace's calls go to the workers that have it.
+    ...(workspaceId ? { taskQueue: workspaceQueue(workflowInfo().taskQueue, workspaceId) } : {}),
     startToCloseTimeout: call.timeoutMs + (parked ? PARKED_WAIT_MS : 0),
     heartbeatTimeout: '10s', // a dead worker or a cancel is noticed within seconds
     // On cancel, wait until the tool has really stopped before its locks are released.
@@ -86,10 +90,18 @@ export async function runCalls(ctx: StepContext, runnable: RunnableCall[]): Prom
       const result = await toolActivity(
         call,
         !!parked,
+        input.workspaceId,
       )({
         jobId,
         workspace: input.workspace,
-        call: { id: call.id, name: call.name, args: call.args, ...(call.argsRef ? { argsRef: call.argsRef } : {}) },
+        ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+        call: {
+          id: call.id,
+          name: call.name,
+          args: call.args,
+          ...(call.argsRef ? { argsRef: call.argsRef } : {}),
+          resources: call.resources,
+        },
         fencingTokens,
         ...(cache.request ? { cache: cache.request } : {}),
         ...(grants.length

@@ -201,6 +201,7 @@ export class TurnIO {
           step: s.step,
           ...(this.#resumed ? { afterResume: true } : {}),
           workspace: input.workspace,
+          ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
           ...(input.model ? { model: input.model } : {}),
           ...(input.toolFormat ? { toolFormat: input.toolFormat } : {}),
         });

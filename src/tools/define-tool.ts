@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Policy } from '../policy/types.js';
 import type { Effect } from '../workflow-safe/types.js';
+import type { ResourceContext } from './workspace.js';
 
 /** What a tool handler gets besides its arguments. */
 export interface ToolContext {
@@ -22,8 +23,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   description: string;
   input: S;
   effect: Effect;
-  /** Resource keys the call touches. A write with none is a barrier (conflicts with everything). */
-  resources?: (args: z.output<S>, ctx: { workspace: string }) => string[] | Promise<string[]>;
+  /**
+   * Resource keys the call touches. A write with none is a barrier (conflicts with everything).
+   * Name files with `fileResource(ctx, path)`: the same key on every host.
+   */
+  resources?: (args: z.output<S>, ctx: ResourceContext) => string[] | Promise<string[]>;
   /** Safe to run again with the same arguments. Default: true for reads, false for writes. */
   idempotent?: boolean;
   /** Every call needs a human decision (approve/deny) before it runs. */

@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseFileKey, type ResourceContext } from './workspace.js';
 
 // What a cached read depends on: for each file it read, identity, size and change times. A read
 // is cached only when every resource is a regular file that has not changed for a while: a change
@@ -7,14 +9,13 @@ import { stat } from 'node:fs/promises';
 /** A file changed more recently than this is not cached (the "racily clean" rule of git's index). */
 export const SETTLED_MS = 2_000;
 
-const FILE_KEY = 'file:';
-
-/** The fingerprint of a read's resources, or null when it must not be cached. */
-export async function fingerprint(keys: string[], now = Date.now()): Promise<string[] | null> {
-  if (!keys.length || !keys.every((k) => k.startsWith(FILE_KEY))) return null;
+/** The fingerprint of a read's resources in a workspace on this host, or null when it must not be cached. */
+export async function fingerprint(ws: ResourceContext, keys: string[], now = Date.now()): Promise<string[] | null> {
+  const files = keys.map(parseFileKey);
+  if (!files.length || !ws.onThisHost || files.some((f) => f?.workspaceId !== ws.workspaceId)) return null;
   const out: string[] = [];
-  for (const k of keys) {
-    const s = await stat(k.slice(FILE_KEY.length), { bigint: true }).catch(() => null);
+  for (const f of files) {
+    const s = await stat(path.join(ws.workspace, f!.relPath), { bigint: true }).catch(() => null);
     if (!s?.isFile()) return null;
     const changedMs = Number((s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs) / 1_000_000n);
     if (now - changedMs < SETTLED_MS) return null;

@@ -7,6 +7,7 @@ import type { ToolSpec } from '../protocols/types.js';
 import { decide, defaultPolicy, type Policy } from '../policy/index.js';
 import { MAX_NESTING, nestingDepth } from '../protocols/text/json-scan.js';
 import { defineTool, type ToolContext, type ToolDefinition } from './define-tool.js';
+import { derivedWorkspaceId, localWorkspace, type ResourceContext } from './workspace.js';
 import { FIND_TOOLS, rankTools, ROUTE_ABOVE, routeTools } from './routing.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -31,7 +32,9 @@ export interface CallToPrepare {
   providerId?: string;
   name: string;
   rawArguments: string;
+  /** The job's workspace folder, and its declared id (absent: derived from the folder). */
   workspace: string;
+  workspaceId?: string | undefined;
   /** Tool names this agent may use; all when absent. */
   only?: string[] | undefined;
   format?: ToolFormat;
@@ -44,7 +47,15 @@ export class ToolRegistry {
   /** Decides every call: allow, deny (the model reads why) or ask (a person decides). */
   readonly policy: Policy;
 
-  constructor(tools: ToolDefinition<any>[], policy: Policy = defaultPolicy()) {
+  /** Workspaces this host declares (id → folder): their calls' files are named under that id. */
+  readonly workspaces: ReadonlyMap<string, string>;
+
+  constructor(
+    tools: ToolDefinition<any>[],
+    policy: Policy = defaultPolicy(),
+    workspaces: ReadonlyMap<string, string> = new Map(),
+  ) {
+    this.workspaces = workspaces;
     this.policy = policy;
     for (const t of [...tools, findToolsTool(this)]) {
       if (this.#tools.has(t.name)) throw new Error(`Tool '${t.name}' is defined twice.`);
@@ -119,7 +130,8 @@ export class ToolRegistry {
    * got wrong comes back with `rejected` set to text the model can act on.
    */
   async prepareCall(c: CallToPrepare): Promise<PlannedCall> {
-    const { id, name, rawArguments, workspace, only } = c;
+    const { id, name, rawArguments, only } = c;
+    const workspace = await this.workspaceFor(c);
     const base = {
       id,
       ...(c.providerId !== undefined ? { providerId: c.providerId } : {}),
@@ -157,7 +169,7 @@ export class ToolRegistry {
     if (!parsed.success) return reject(`Invalid arguments for '${name}': ${formatZodIssues(parsed.error)}.`);
     let resources: string[];
     try {
-      resources = tool.resources ? await tool.resources(parsed.data, { workspace }) : [];
+      resources = tool.resources ? await tool.resources(parsed.data, workspace) : [];
     } catch (err) {
       return reject(`Cannot run '${name}': ${(err as Error).message}`);
     }
@@ -166,7 +178,7 @@ export class ToolRegistry {
       effect: tool.effect,
       args: parsed.data,
       needsApproval: tool.needsApproval ?? false,
-      workspace: await realpath(workspace).catch(() => path.resolve(workspace)),
+      workspace: workspace.workspace,
     });
     if (policy.decision === 'deny')
       return {
@@ -195,7 +207,11 @@ export class ToolRegistry {
    * them. The output is whole: the caller redacts it, then cuts it for the model (in that order, so
    * that a cut never splits a secret into pieces the redactor no longer recognises).
    */
-  async execute(call: { id: string; name: string; args?: unknown }, ctx: ToolContext): Promise<ToolResult> {
+  async execute(
+    call: { id: string; name: string; args?: unknown; resources?: string[] | undefined },
+    ctx: ToolContext,
+    workspace?: ResourceContext,
+  ): Promise<ToolResult> {
     const startedAt = Date.now();
     const done = (output: string, isError: boolean): ToolResult => ({
       callId: call.id,
@@ -223,6 +239,16 @@ export class ToolRegistry {
         true,
       );
     try {
+      // Keys planned off the workspace's host (or before a file changed) must name the files that
+      // this host will touch: the locks held are for those keys.
+      if (workspace && call.resources && tool.resources) {
+        const here = [...new Set(await tool.resources(parsed.data, workspace))].sort();
+        if (here.join('\n') !== call.resources.join('\n'))
+          return done(
+            `The call did not run: on the workspace's host it touches ${here.join(', ') || 'nothing'}, not ${call.resources.join(', ') || 'nothing'} as planned (a symbolic link, or the files changed since). Call the tool again with the real path.`,
+            true,
+          );
+      }
       return done(await tool.execute(parsed.data, ctx), false);
     } catch (err) {
       if (ctx.signal.aborted) throw err;
@@ -232,6 +258,24 @@ export class ToolRegistry {
         true,
       );
     }
+  }
+
+  /**
+   * A job's workspace as this host sees it: a declared id is this host's folder for it, or (not
+   * declared here) named by text alone; an undeclared workspace is the job's folder, id derived.
+   */
+  async workspaceFor(j: { workspace: string; workspaceId?: string | undefined }): Promise<ResourceContext> {
+    if (j.workspaceId) {
+      const root = this.workspaces.get(j.workspaceId);
+      return root
+        ? localWorkspace(root, j.workspaceId)
+        : { workspace: j.workspace, workspaceId: j.workspaceId, onThisHost: false };
+    }
+    return localWorkspace(j.workspace).catch(() => ({
+      workspace: path.resolve(j.workspace),
+      workspaceId: derivedWorkspaceId(path.resolve(j.workspace)),
+      onThisHost: true, // its tools fail, naming the missing folder
+    }));
   }
 
   #select(only?: string[]): ToolDefinition[] {

@@ -1,5 +1,7 @@
 import { BEAT_EVERY_MS } from '../../activities/heartbeat.js';
+import { realpath, stat } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
+import { WORKSPACE_ID, workspaceQueue } from '../workflow-safe/workspace-queue.js';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { agentMetrics } from './metrics.js';
 import { TRACING_WORKFLOW_MODULE, tracingPlugin, type TracingOptions } from './tracing.js';
@@ -36,6 +38,11 @@ export interface AgentActivityOptions {
   prices?: PriceTable;
   /** MCP servers whose tools join this worker's (started and listed already; see {@link McpPool}). */
   mcp?: { pool: McpPool; tools: ToolDefinition<any>[] };
+  /**
+   * Workspaces this host has (id → folder). Jobs started with that `workspaceId` run their tool
+   * calls on workers that declare it, in that worker's folder for it.
+   */
+  workspaces?: Record<string, string>;
   /** Where warnings about this worker's setup go (an uncontained shell); console.warn when absent. */
   warn?: (message: string) => void;
 }
@@ -45,6 +52,7 @@ export function createAgentActivities(o: AgentActivityOptions) {
   const registry = new ToolRegistry(
     [...(o.tools ?? builtinTools), ...(o.mcp?.tools ?? [])],
     o.policy ?? defaultPolicy(),
+    new Map(Object.entries(o.workspaces ?? {})),
   );
   o.mcp?.pool.onToolsChanged((server, tools) => registry.replaceServerTools(server, tools));
   checkShellContainment(registry, o.warn ?? ((m) => console.warn(m)));
@@ -136,31 +144,58 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> 
       : o.workflowsPath
         ? { code: await workflowBundleCode(o.workflowsPath, o.tracing ? [TRACING_WORKFLOW_MODULE] : []) }
         : { codePath: await cachedWorkflowBundle({ traced: !!o.tracing }) };
-    const worker = await Worker.create({
+    const workspaces = await checkWorkspaces(o.workspaces ?? {});
+    const activities = createAgentActivities({ ...o, client, workspaces, ...(mcp ? { mcp } : {}) });
+    const common = {
       connection,
       namespace,
-      taskQueue: o.taskQueue,
-      workflowBundle,
-      activities: createAgentActivities({ ...o, client, ...(mcp ? { mcp } : {}) }),
+      activities,
       maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
       // A streamed reply's progress reaches watchers this often (the SDK's default waits up to 8 s).
       maxHeartbeatThrottleInterval: BEAT_EVERY_MS,
       ...(o.shutdownGraceTime !== undefined ? { shutdownGraceTime: o.shutdownGraceTime } : {}),
       ...(o.tracing ? { plugins: [tracingPlugin(o.tracing)] } : {}),
-    });
+    };
+    const worker = await Worker.create({ ...common, taskQueue: o.taskQueue, workflowBundle });
+    // One more poller per declared workspace: the tool calls of jobs in it (activities only).
+    const local = await Promise.all(
+      Object.keys(workspaces).map((id) => Worker.create({ ...common, taskQueue: workspaceQueue(o.taskQueue, id) })),
+    );
     const run = worker.run.bind(worker);
     worker.run = async () => {
+      const stopMain = () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+      };
+      const locals = local.map((w) => w.run().finally(stopMain));
       try {
         await run();
       } finally {
+        for (const w of local) if (w.getState() === 'RUNNING') w.shutdown();
+        await Promise.allSettled(locals);
         await closeAll(owned);
       }
+      await Promise.all(locals); // a workspace poller that failed fails the worker
     };
     return worker;
   } catch (err) {
     await closeAll(owned);
     throw err;
   }
+}
+
+/** Declared workspaces, each an existing folder (its real path); a wrong one stops the worker from starting. */
+async function checkWorkspaces(ws: Record<string, string>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [id, dir] of Object.entries(ws)) {
+    if (!WORKSPACE_ID.test(id))
+      throw new Error(
+        `Workspace id '${id}' is invalid: use letters, digits, '.', '_' or '-', starting with a letter or digit.`,
+      );
+    const st = await stat(dir).catch(() => null);
+    if (!st?.isDirectory()) throw new Error(`Workspace '${id}': ${dir} is not an existing folder on this host.`);
+    out[id] = await realpath(dir);
+  }
+  return out;
 }
 
 async function closeAll(xs: Array<{ close(): Promise<void> }>): Promise<void> {

@@ -129,12 +129,16 @@ export interface ModelRequest {
   /** Tool names this agent may use; all registered tools when absent. */
   tools?: string[];
   workspace: string;
+  /** The workspace's declared id (see {@link TurnInput.workspaceId}). */
+  workspaceId?: string;
 }
 
 export interface ToolRequest {
   jobId: string;
   workspace: string;
-  call: Pick<RunnableCall, 'id' | 'name' | 'args' | 'argsRef'>;
+  /** The workspace's declared id: the worker runs the call in its own folder for it. */
+  workspaceId?: string;
+  call: Pick<RunnableCall, 'id' | 'name' | 'args' | 'argsRef' | 'resources'>;
   /** Fencing token per resource key this call holds a lock on. */
   fencingTokens?: Record<string, number>;
   /**
@@ -193,6 +197,12 @@ export interface ResumeOptions {
 export interface TurnInput {
   task: string;
   workspace: string;
+  /**
+   * A declared workspace id: resource keys are `file:<id>/<path>`, and tool calls run only on workers
+   * that declare this workspace (task queue `<queue>@<id>`), wherever its folder is on their host.
+   * Absent: the folder itself, on any worker, its id derived from its real path.
+   */
+  workspaceId?: string;
   model?: string;
   maxSteps?: number;
   systemPrompt?: string;
@@ -296,6 +306,7 @@ export interface TurnResult {
 
 export interface SessionInput {
   workspace: string;
+  workspaceId?: string;
   model?: string;
   toolFormat?: ToolFormat;
   systemPrompt?: string;

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { auditRecord, type AuditRecord, type ModelCallRecord, type ToolCallRecord } from '../../src/audit/schema.js';
 import { builtinTools } from '../../src/tools/builtins/index.js';
+import { derivedWorkspaceId } from '../../src/tools/workspace.js';
 import { dagent } from '../helpers/cli.js';
 import { startHarness, tempDir, type Harness } from '../helpers/harness.js';
 import { probeTools, type Interval } from '../helpers/probe-tools.js';
@@ -203,20 +204,38 @@ describe('dagent jobs', () => {
         for (let i = 0; i < 50; i++) {
           const r = await dagent(['jobs', ...args, '--json']);
           assert.equal(r.code, 0, r.stderr);
-          const jobs = JSON.parse(r.stdout) as Array<{ jobId: string; status: string; tools: string[] }>;
+          const jobs = JSON.parse(r.stdout) as Array<{
+            jobId: string;
+            status: string;
+            tools: string[];
+            wrote: string[];
+          }>;
           if (jobs.length >= want) return jobs;
           await new Promise((res) => setTimeout(res, 200));
         }
         throw new Error(`jobs ${args.join(' ')} never found ${want}`);
       };
-      const wroteX = await find(['--wrote', path.join(h.workspace, 'x.txt')], 1);
+      // A path inside the workspace, relative to it: the key is the workspace's id and that path.
+      const wroteX = await find(['--wrote', 'x.txt', '--workspace', h.workspace], 1);
       assert.deepEqual(
         wroteX.map((j) => j.jobId),
         [ids['write x.txt']],
       );
       assert.deepEqual([wroteX[0]!.status, wroteX[0]!.tools], ['completed', ['write_file']]);
+      assert.deepEqual(wroteX[0]!.wrote, [`${derivedWorkspaceId(realpathSync(h.workspace))}/x.txt`]);
       const wroteY = await find(
-        ['--wrote', path.join(h.workspace, 'y.txt'), '--tool', 'write_file', '--status', 'completed', '--since', '10m'],
+        [
+          '--wrote',
+          path.join(h.workspace, 'y.txt'),
+          '--workspace',
+          h.workspace,
+          '--tool',
+          'write_file',
+          '--status',
+          'completed',
+          '--since',
+          '10m',
+        ],
         1,
       );
       assert.deepEqual(

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
-import { embeddedPorts, temporalConfigFromEnv } from '../../config.js';
+import { embeddedPorts, temporalConfigFromEnv, workerSettingsFromEnv, workspaceList } from '../../config.js';
+import { workspaceQueue } from '../../workflow-safe/workspace-queue.js';
 import { CLI_BIN } from '../../paths.js';
 import { connectTemporal, embeddedFiles, ensureEmbeddedServer, hasRecentPoller } from '../../temporal/connect.js';
 import { isServerUp, spawnDevServer } from '../../temporal/dev-server.js';
@@ -83,12 +84,25 @@ export function registerInfra(program: Command): void {
   program
     .command('worker')
     .summary('a worker in the foreground (Ctrl-C or SIGTERM shuts it down cleanly)')
+    .option(
+      '--workspace <id=dir>',
+      'a workspace this host has: jobs run with `--workspace-id ID` run their tools here, in DIR (repeatable; also DAGENT_WORKSPACES)',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
     .action(
-      handler(async () => {
+      handler(async (o: { workspace?: string[] }) => {
+        const workspaces = { ...workerSettingsFromEnv().workspaces };
+        for (const [id, dir] of Object.entries(workspaceList((o.workspace ?? []).join(','), '--workspace'))) {
+          if (workspaces[id])
+            throw new UsageError(`Workspace '${id}' is declared twice (--workspace and DAGENT_WORKSPACES).`);
+          workspaces[id] = dir;
+        }
         const t = await connectTemporal({ start: true, log: note });
         try {
-          const worker = await startCommandWorker(t, { taskQueue: t.config.taskQueue, logLevel: 'INFO' });
+          const worker = await startCommandWorker(t, { taskQueue: t.config.taskQueue, logLevel: 'INFO', workspaces });
           note(`Worker polling task queue '${t.config.taskQueue}' on ${t.address} (model ${worker.model}).`);
+          for (const [id, dir] of Object.entries(workspaces))
+            note(`  workspace ${id} = ${dir}: its tool calls on '${workspaceQueue(t.config.taskQueue, id)}'.`);
           await worker.done;
         } finally {
           await t.close();

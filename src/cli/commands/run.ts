@@ -16,6 +16,7 @@ import { UsageError } from '../plumbing/usage-error.js';
 
 interface RunOptions {
   workspace?: string;
+  workspaceId?: string;
   model?: string;
   maxSteps?: number;
   format?: ToolFormat;
@@ -43,6 +44,10 @@ export function registerRun(program: Command): void {
     )
     .argument('<task...>', 'what the agent should do')
     .option('-w, --workspace <dir>', 'the folder the tools work in (default: the current folder)')
+    .option(
+      '--workspace-id <id>',
+      'a declared workspace: tools run on the workers that declare it (`dagent worker --workspace ID=DIR`), in their folder',
+    )
     .option('-m, --model <name>', 'model name (default: DAGENT_MODEL)')
     .option('--max-steps <n>', 'stop after this many model calls (default 20)', positiveInt)
     .addOption(formatOption())
@@ -71,6 +76,7 @@ export function registerRun(program: Command): void {
         const input: TurnInput = {
           task: makeRedactor()(task), // nothing secret-looking enters a workflow input
           workspace: workspaceDir(o.workspace),
+          ...(o.workspaceId ? { workspaceId: o.workspaceId } : {}),
           ...(o.model ? { model: o.model } : {}),
           ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
           ...(o.serialWrites ? { serialWrites: true } : {}),

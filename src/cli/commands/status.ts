@@ -4,6 +4,7 @@ import { awaitOutcome, executionStatus, reportOutcome } from '../plumbing/job-ou
 import { jsonOption } from '../plumbing/options.js';
 import { note, out, printJson } from '../plumbing/output.js';
 import { withJob } from '../plumbing/with-temporal.js';
+import { describeWait, workspaceWait } from '../../client/workspace-wait.js';
 import { pausedQuery } from '../../workflow-safe/messages.js';
 import { SA_STATUS } from '../../workflow-safe/search-attributes.js';
 import { PAUSE_HINTS } from '../../workflow-safe/turn/pause.js';
@@ -26,10 +27,12 @@ export function registerStatus(program: Command): void {
           // Why a paused job waits (a worker answers the query; without one, the status alone).
           const paused =
             status === 'running' && recorded === 'paused' ? await handle.query(pausedQuery).catch(() => null) : null;
+          const wait = status === 'running' ? await workspaceWait(handle.client, handle).catch(() => null) : null;
           const info = {
             jobId,
             status: outcome?.status ?? (recorded === 'paused' ? 'paused' : status),
             ...(paused ? { paused } : {}),
+            ...(wait ? { workspaceWait: wait } : {}),
             startedAt: d.startTime.toISOString(),
             closedAt: d.closeTime?.toISOString() ?? null,
             taskQueue: d.taskQueue,
@@ -45,6 +48,7 @@ export function registerStatus(program: Command): void {
               `  started ${info.startedAt}${info.closedAt ? `, closed ${info.closedAt}` : ''}; ${info.historyEvents} history events; task queue '${info.taskQueue}'`,
             );
             if (outcome?.error) out(`  error: ${outcome.error}`);
+            for (const line of wait ? describeWait(wait) : []) out(line);
             if (paused) {
               out(
                 `  paused at step ${paused.step} since ${new Date(paused.since).toISOString()} (${paused.kind}): ${paused.reason}`,

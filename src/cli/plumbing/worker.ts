@@ -61,7 +61,7 @@ export interface CommandWorker {
 /** A worker inside this process, with the built-in and plugin tools; running calls may finish when it stops. */
 export async function startCommandWorker(
   t: Temporal,
-  o: { taskQueue: string; forceOffline?: boolean; logLevel?: LogLevelName },
+  o: { taskQueue: string; forceOffline?: boolean; logLevel?: LogLevelName; workspaces?: Record<string, string> },
 ): Promise<CommandWorker> {
   installRuntime(o.logLevel ?? 'ERROR');
   const model = await resolveModel({ log: note, ...(o.forceOffline ? { forceOffline: true } : {}) });
@@ -81,6 +81,7 @@ export async function startCommandWorker(
       tools: await workerTools(),
       policy: policyFromEnv(),
       prices: pricesFromEnv(),
+      workspaces: o.workspaces ?? settings.workspaces,
       ...(mcpServers.length ? { mcpServers } : {}),
       warn: note,
       shutdownGraceTime: DRAIN_MS,

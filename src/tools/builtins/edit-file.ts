@@ -12,7 +12,7 @@ export const editFileTool = defineTool({
     new_text: z.string(),
   }),
   effect: 'write',
-  resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+  resources: async ({ path }, ws) => [await fileResource(ws, path)],
   execute: async ({ path, old_text, new_text }, ctx) => {
     const real = await resolveInWorkspace(ctx.workspace, path);
     const text = await readRegularFile(real, path);

@@ -8,6 +8,6 @@ export const readFileTool = defineTool({
   description: 'Read a UTF-8 text file from the workspace.',
   input: z.object({ path: z.string().min(1).describe('Path relative to the workspace') }),
   effect: 'read',
-  resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+  resources: async ({ path }, ws) => [await fileResource(ws, path)],
   execute: async ({ path }, ctx) => readRegularFile(await resolveInWorkspace(ctx.workspace, path), path),
 });

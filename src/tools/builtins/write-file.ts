@@ -14,7 +14,7 @@ export const writeFileTool = defineTool({
   }),
   effect: 'write',
   idempotent: true,
-  resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+  resources: async ({ path }, ws) => [await fileResource(ws, path)],
   execute: async ({ path, content }, ctx) => {
     const real = await resolveInWorkspace(ctx.workspace, path);
     await mkdir(dirname(real), { recursive: true });
