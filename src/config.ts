@@ -206,6 +206,17 @@ export function contentDir(env: Env = process.env): string {
   return path.resolve(env.DAGENT_CONTENT_DIR || path.join(dataDir(env), 'content'));
 }
 
+/** The PostgreSQL database that holds the content store (DAGENT_CONTENT_URL), when it is not a folder. */
+export function contentUrl(env: Env = process.env): string | undefined {
+  const url = env.DAGENT_CONTENT_URL?.trim();
+  if (!url) return undefined;
+  if (!/^postgres(ql)?:\/\/[^/\s]+\/\w+/.test(url))
+    throw new ConfigError(
+      `DAGENT_CONTENT_URL must be a PostgreSQL URL like postgres://user@host:5432/dbname, got '${url}'.`,
+    );
+  return url;
+}
+
 /** Per-user cache, shared by every clone (the built Temporal CLI and workflow bundles live here). */
 export function cacheDir(env: Env = process.env): string {
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'durable-agent');
@@ -224,4 +235,5 @@ export function checkEnv(env: Env = process.env): void {
   policyFromEnv(env);
   pricesFromEnv(env);
   embeddedPorts(env);
+  contentUrl(env);
 }

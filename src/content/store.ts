@@ -1,27 +1,30 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { contentDir } from '../config.js';
+import { contentDir, contentUrl } from '../config.js';
+import { PostgresBlobs } from './postgres-blobs.js';
 import { isRejected, type ChatMessage, type ModelReply } from '../workflow-safe/types.js';
 
 /**
- * A content-addressed store for large tool outputs, so history holds a short reference instead
- * of the text (Temporal limits a payload to 2 MiB and a history to 50 MiB; a conversation passed
- * to every model call would otherwise grow history quadratically). Files named by SHA-256 under
- * DAGENT_CONTENT_DIR (default: the data folder's `content/`); workers on several machines must
- * share that folder.
+ * A content-addressed store for large tool outputs and the conversation's chain, so history holds
+ * a short reference instead of the text (Temporal limits a payload to 2 MiB and a history to 50 MiB;
+ * a conversation passed to every model call would otherwise grow history quadratically). Blobs are
+ * named by SHA-256 and kept by a backend every worker and the CLI reach: a folder
+ * (DAGENT_CONTENT_DIR, default the data folder's `content/`) or PostgreSQL (DAGENT_CONTENT_URL).
  */
-let tmpCounter = 0;
-
 export class ContentStore {
   /** Blobs read or written lately, already verified (they never change: the name is the hash). */
   readonly #cache = new Map<string, string>();
   #cachedChars = 0;
+  readonly blobs: BlobBackend;
 
+  /** A folder's path, a backend, or (absent) the one the environment names. */
   constructor(
-    readonly dir: string = contentDir(),
+    blobs: string | BlobBackend = blobsFromEnv(),
     private readonly cacheChars = 32 * 1024 * 1024,
-  ) {}
+  ) {
+    this.blobs = typeof blobs === 'string' ? new FolderBlobs(blobs) : blobs;
+  }
 
   #remember(ref: string, text: string): void {
     if (text.length > this.cacheChars / 8 || this.#cache.has(ref)) return;
@@ -36,24 +39,10 @@ export class ContentStore {
 
   async put(text: string): Promise<string> {
     const hash = createHash('sha256').update(text).digest('hex');
-    const file = path.join(this.dir, hash.slice(0, 2), hash);
     const ref = `sha256:${hash}`;
-    // Already on disk (content-addressed: same name, same text). Checked on disk, not in the cache:
-    // a put must leave the blob where other hosts and the CLI can read it.
-    if (
-      await access(file).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      this.#remember(ref, text);
-      return ref;
-    }
-    await mkdir(path.dirname(file), { recursive: true });
-    // A temporary name of its own per write: the same text put twice at once must not race on one.
-    const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
-    await writeFile(tmp, text);
-    await rename(tmp, file); // atomic: a reader never sees half a blob
+    // Written through even when cached: a put must leave the blob where other hosts and the CLI
+    // can read it (the backend skips a blob it has).
+    await this.blobs.write(hash, text);
     this.#remember(ref, text);
     return ref;
   }
@@ -64,21 +53,77 @@ export class ContentStore {
     if (!m) throw new Error(`Not a content reference: ${ref}`);
     const cached = this.#cache.get(ref);
     if (cached !== undefined) return cached;
-    let text: string;
-    try {
-      text = await readFile(path.join(this.dir, m[1]!.slice(0, 2), m[1]!), 'utf8');
-    } catch (err) {
+    const text = await this.blobs.read(m[1]!);
+    if (text === null)
       throw new ContentError(
-        `Content ${ref} is missing from ${this.dir} (${(err as NodeJS.ErrnoException).code}); workers and the CLI must share DAGENT_CONTENT_DIR.`,
-        { cause: err },
+        `Content ${ref} is missing from ${this.blobs.where}; workers and the CLI must share one content store (${this.blobs.setting}).`,
       );
-    }
     if (createHash('sha256').update(text).digest('hex') !== m[1]) {
-      throw new ContentError(`Content ${ref} in ${this.dir} is corrupt: its text no longer matches its hash.`);
+      throw new ContentError(`Content ${ref} in ${this.blobs.where} is corrupt: its text no longer matches its hash.`);
     }
     this.#remember(ref, text);
     return text;
   }
+
+  close(): Promise<void> {
+    return this.blobs.close();
+  }
+}
+
+/** Where blobs live: written once under their hash, read back whole. */
+export interface BlobBackend {
+  /** Where, in words (errors name it). */
+  readonly where: string;
+  /** The setting that chooses it. */
+  readonly setting: string;
+  /** Stores `text` under `hash` unless there already (same name, same text). */
+  write(hash: string, text: string): Promise<void>;
+  /** The text under `hash`, or null when there is none. */
+  read(hash: string): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+let tmpCounter = 0;
+
+/** Blobs as files `<dir>/<first two hex digits>/<hash>`, written under a temporary name and renamed. */
+export class FolderBlobs implements BlobBackend {
+  readonly setting = 'DAGENT_CONTENT_DIR';
+  constructor(readonly dir: string) {}
+
+  get where(): string {
+    return this.dir;
+  }
+
+  async write(hash: string, text: string): Promise<void> {
+    const file = path.join(this.dir, hash.slice(0, 2), hash);
+    const there = await access(file).then(
+      () => true,
+      () => false,
+    );
+    if (there) return;
+    await mkdir(path.dirname(file), { recursive: true });
+    // A temporary name of its own per write: the same text put twice at once must not race on one.
+    const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
+    await writeFile(tmp, text);
+    await rename(tmp, file); // atomic: a reader never sees half a blob
+  }
+
+  async read(hash: string): Promise<string | null> {
+    try {
+      return await readFile(path.join(this.dir, hash.slice(0, 2), hash), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The backend the environment names: PostgreSQL when DAGENT_CONTENT_URL is set, else the folder. */
+export function blobsFromEnv(): BlobBackend {
+  const url = contentUrl();
+  return url ? new PostgresBlobs(url) : new FolderBlobs(contentDir());
 }
 
 /** A blob that is missing or no longer matches its hash: retrying will not bring it back. */

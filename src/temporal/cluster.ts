@@ -22,8 +22,16 @@ export interface ClusterOptions {
   pgPort: number;
   /** The frontend's gRPC port (the other services use the next ones). */
   port: number;
+  /**
+   * One more address of this machine that other hosts reach it at (e.g. a bridge to network
+   * namespaces): PostgreSQL and the server listen there too, and PostgreSQL trusts that /24.
+   */
+  listen?: string;
   log: (line: string) => void;
 }
+
+/** The database of the content store (DAGENT_CONTENT_URL) in the cluster's PostgreSQL. */
+export const CONTENT_DB = 'dagent_content';
 
 export interface ClusterBinaries {
   server: string;
@@ -116,8 +124,12 @@ async function startPostgres(o: ClusterOptions): Promise<void> {
     }
     await asPostgres(pgBin('initdb'), ['-D', p.pgData, '-U', 'temporal', '--auth=trust', '-E', 'UTF8']);
   }
-  if (await pgRunning(p.pgData)) return;
-  o.log(`Starting PostgreSQL on 127.0.0.1:${o.pgPort}…`);
+  const trusted = trustNetwork(p.pgData, o.listen);
+  if (await pgRunning(p.pgData)) {
+    if (trusted) await asPostgres(pgBin('pg_ctl'), ['-D', p.pgData, 'reload']);
+    return;
+  }
+  o.log(`Starting PostgreSQL on ${['127.0.0.1', ...(o.listen ? [o.listen] : [])].join(' and ')}:${o.pgPort}…`);
   await asPostgres(pgBin('pg_ctl'), [
     '-D',
     p.pgData,
@@ -125,9 +137,21 @@ async function startPostgres(o: ClusterOptions): Promise<void> {
     p.pgLog,
     '-w',
     '-o',
-    `-p ${o.pgPort} -k ${p.pgData} -c listen_addresses=127.0.0.1`,
+    `-p ${o.pgPort} -k ${p.pgData} -c listen_addresses=127.0.0.1${o.listen ? `,${o.listen}` : ''} -c max_connections=200`,
     'start',
   ]);
+}
+
+/** Lets hosts on the `listen` address's /24 connect (as on a private network of containers). */
+function trustNetwork(pgData: string, listen: string | undefined): boolean {
+  if (!listen) return false;
+  if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(listen)) throw new Error(`--listen ${listen} is not an IPv4 address.`);
+  const hba = path.join(pgData, 'pg_hba.conf');
+  const line = `host all all ${listen.replace(/\.\d+$/, '.0')}/24 trust`;
+  const text = readFileSync(hba, 'utf8');
+  if (text.includes(line)) return false;
+  writeFileSync(hba, `${text.trimEnd()}\n${line}\n`);
+  return true;
 }
 
 /** Creates and migrates both schemas; a second run finds them current and changes nothing. */
@@ -153,6 +177,8 @@ async function setupSchemas(o: ClusterOptions, b: ClusterBinaries): Promise<void
     if (!versions.stdout.trim()) await run(b.sqlTool, [...common, '--db', db, 'setup-schema', '-v', '0.0']);
     await run(b.sqlTool, [...common, '--db', db, 'update-schema', '-d', path.join(b.schemaDir, schema, 'versioned')]);
   }
+  // The content store's database (its table is created by the first worker that writes).
+  await run(b.sqlTool, [...common, '--db', CONTENT_DB, 'create-database']).catch(() => {}); // exists already
 }
 
 function serverConfig(o: ClusterOptions): string {
@@ -170,7 +196,7 @@ function serverConfig(o: ClusterOptions): string {
     rpc:
       grpcPort: ${o.port + offset}
       membershipPort: ${o.port + 100 + offset}
-      bindOnLocalHost: true`;
+      ${o.listen ? 'bindOnIP: 0.0.0.0' : 'bindOnLocalHost: true'}`;
   return `log:
   stdout: true
   level: warn
@@ -249,6 +275,9 @@ async function ensureNamespace(address: string): Promise<void> {
     await connection.close();
   }
 }
+
+/** The content store's URL for hosts that reach the cluster at `host`. */
+export const contentStoreUrl = (host: string, pgPort: number) => `postgres://temporal@${host}:${pgPort}/${CONTENT_DB}`;
 
 /** `dagent cluster up`: PostgreSQL, schemas, server, namespace; returns TEMPORAL_ADDRESS. */
 export async function clusterUp(o: ClusterOptions): Promise<string> {

@@ -39,7 +39,7 @@ export function lockTools(log: WriteRecord[], delayMs = 100, aborted: string[] =
     description: 'Read a file, wait, write it back with one more line (loses updates unless locked).',
     input: z.object({ path: z.string(), line: z.string() }),
     effect: 'write',
-    resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+    resources: async ({ path }, ws) => [await fileResource(ws, path)],
     execute: async ({ path, line }, ctx) => {
       const start = Date.now();
       const real = await resolveInWorkspace(ctx.workspace, path);
@@ -56,7 +56,7 @@ export function lockTools(log: WriteRecord[], delayMs = 100, aborted: string[] =
     input: z.object({ path: z.string(), content: z.string() }),
     effect: 'write',
     idempotent: true,
-    resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+    resources: async ({ path }, ws) => [await fileResource(ws, path)],
     execute: async ({ path, content }, ctx) => {
       const start = Date.now();
       await sleep(delayMs);
@@ -70,7 +70,7 @@ export function lockTools(log: WriteRecord[], delayMs = 100, aborted: string[] =
     description: 'Hold a file for a long time.',
     input: z.object({ path: z.string(), ms: z.number() }),
     effect: 'write',
-    resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+    resources: async ({ path }, ws) => [await fileResource(ws, path)],
     timeoutMs: 120_000,
     execute: async ({ ms }, ctx) => {
       ctx.signal.addEventListener('abort', () => aborted.push(ctx.callId), { once: true });

@@ -56,7 +56,7 @@ export function probeTools(log: Interval[], group = 2) {
     description: 'Read a key slowly (test tool).',
     input: z.object({ key: z.string() }),
     effect: 'read',
-    resources: async ({ key }, { workspace }) => [await fileResource(workspace, key)],
+    resources: async ({ key }, ws) => [await fileResource(ws, key)],
     execute: async ({ key }) => {
       const start = Date.now();
       const met = await latch.arrive();
@@ -90,7 +90,7 @@ export function meetTools(log: MeetRecord[], group: number, timeoutMs = 10_000) 
     input: z.object({ path: z.string(), content: z.string() }),
     effect: 'write',
     idempotent: true,
-    resources: async ({ path }, { workspace }) => [await fileResource(workspace, path)],
+    resources: async ({ path }, ws) => [await fileResource(ws, path)],
     execute: async ({ path, content }, ctx) => {
       const entered = ++seq;
       const met = await latch.arrive();

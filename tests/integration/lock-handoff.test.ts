@@ -36,7 +36,7 @@ describe('a write releases its lock as it finishes', () => {
       input: z.object({ text: z.string() }),
       effect: 'write',
       idempotent: true,
-      resources: async (_a, { workspace }) => [await fileResource(workspace, 'report.txt')],
+      resources: async (_a, ws) => [await fileResource(ws, 'report.txt')],
       execute: async ({ text }, ctx) => {
         const key = await fileResource(ctx.workspace, 'report.txt');
         runs.push({ token: ctx.fencingTokens[key], at: Date.now() });

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { dataDir } from '../../config.js';
-import { clusterDown, clusterStatus, clusterUp, SERVER_VERSION } from '../../temporal/cluster.js';
+import {
+  clusterDown,
+  clusterStatus,
+  clusterUp,
+  CONTENT_DB,
+  contentStoreUrl,
+  SERVER_VERSION,
+} from '../../temporal/cluster.js';
 import { handler } from '../plumbing/command.js';
 import { portNumber } from '../plumbing/options.js';
 import { note, out } from '../plumbing/output.js';
@@ -10,6 +17,7 @@ interface ClusterFlags {
   dir?: string;
   port: number;
   pgPort: number;
+  listen?: string;
 }
 
 const options = (c: Command) =>
@@ -20,7 +28,11 @@ const options = (c: Command) =>
         .argParser(portNumber)
         .default(7300),
     )
-    .addOption(new Option('--pg-port <n>', "PostgreSQL's port").argParser(portNumber).default(5433));
+    .addOption(new Option('--pg-port <n>', "PostgreSQL's port").argParser(portNumber).default(5433))
+    .option(
+      '--listen <ip>',
+      'another address of this machine for other hosts (PostgreSQL trusts its /24; the server listens on every address)',
+    );
 
 const dirOf = (o: ClusterFlags) => path.resolve(o.dir ?? path.join(dataDir(), 'cluster'));
 
@@ -34,9 +46,21 @@ export function registerCluster(program: Command): void {
     );
   options(cluster.command('up').summary('start PostgreSQL and the server; print TEMPORAL_ADDRESS')).action(
     handler(async (o: ClusterFlags) => {
-      const address = await clusterUp({ dir: dirOf(o), port: o.port, pgPort: o.pgPort, log: note });
-      note(`Temporal on PostgreSQL: ${address}. Use it with:`);
+      const address = await clusterUp({
+        dir: dirOf(o),
+        port: o.port,
+        pgPort: o.pgPort,
+        ...(o.listen ? { listen: o.listen } : {}),
+        log: note,
+      });
+      note(`Temporal on PostgreSQL: ${address}; the content store in its database ${CONTENT_DB}. Use them with:`);
       out(`export TEMPORAL_ADDRESS=${address}`);
+      out(`export DAGENT_CONTENT_URL=${contentStoreUrl('127.0.0.1', o.pgPort)}`);
+      if (o.listen) {
+        note(`From other hosts:`);
+        out(`export TEMPORAL_ADDRESS=${o.listen}:${o.port}`);
+        out(`export DAGENT_CONTENT_URL=${contentStoreUrl(o.listen, o.pgPort)}`);
+      }
       return 0;
     }),
   );
