@@ -7,6 +7,7 @@ import { installRuntime } from '../src/worker/runtime.js';
 import { benchFanOut } from './fan-out.js';
 import { benchFloor } from './floor.js';
 import { benchLocks } from './locks.js';
+import { benchLoadFault } from './load-fault.js';
 import { benchLongJob } from './long-job.js';
 import { benchParsers } from './parsers.js';
 import { benchRouting } from './routing.js';
@@ -15,6 +16,13 @@ const only = process.argv[2];
 if (only === 'parsers' || only === 'routing') {
   // No server needed.
   console.log(only === 'parsers' ? benchParsers() : benchRouting());
+  process.exit(0);
+}
+if (only === 'load-fault') {
+  // Its own cluster (temporal-server on PostgreSQL) and hosts; not the dev server.
+  process.env.DAGENT_LOG_LEVEL ??= 'ERROR';
+  const jobs = process.argv[3] ? Number(process.argv[3]) : undefined;
+  console.log(await benchLoadFault({ ...(jobs ? { jobs } : {}) }));
   process.exit(0);
 }
 const work = mkdtempSync(path.join(tmpdir(), 'dagent-bench-'));

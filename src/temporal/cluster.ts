@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
@@ -296,6 +297,28 @@ export async function clusterUp(o: ClusterOptions): Promise<string> {
   }
   await ensureNamespace(address);
   return address;
+}
+
+/** Restarts PostgreSQL at once (`-m fast`: open connections are cut), as a database failover would. */
+export async function restartPostgres(dir: string): Promise<void> {
+  // With its log file again: else the new postmaster would hold our stdout pipe open.
+  await asPostgres(pgBin('pg_ctl'), ['-D', paths(dir).pgData, '-l', paths(dir).pgLog, '-m', 'fast', '-w', 'restart']);
+}
+
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+
+/** A base port whose block (frontend…worker, and their membership ports) is free. */
+export async function freePortBlock(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000); // membership ports must stay below 32768
+    const ports = [0, 1, 2, 3, 100, 101, 102, 103].map((d) => base + d);
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
+  }
 }
 
 /** The running server's pid, if any. */

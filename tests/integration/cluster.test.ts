@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
@@ -12,33 +11,18 @@ import { builtinTools } from '../../src/tools/builtins/index.js';
 import { ContentStore } from '../../src/content/store.js';
 import { PostgresBlobs } from '../../src/content/postgres-blobs.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
+import { freePortBlock } from '../../src/temporal/cluster.js';
 import { installRuntime } from '../../src/worker/runtime.js';
 import { dagent } from '../helpers/cli.js';
 import { tempDir, uniqueId } from '../helpers/harness.js';
 import { until } from '../helpers/wait.js';
 
-const free = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-
-/** A base port whose block (frontend…worker, their membership ports) is free. */
-async function portBlock(): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000); // membership ports must stay below 32768
-    const ports = [0, 1, 2, 3, 100, 101, 102, 103].map((d) => base + d);
-    if ((await Promise.all(ports.map(free))).every(Boolean)) return base;
-  }
-}
-
 describe('dagent cluster: Temporal on PostgreSQL', () => {
   it('comes up on PostgreSQL, runs a job with its content store there, and the job survives the server killed and everything restarted', async () => {
     installRuntime('ERROR');
     const dir = tempDir('dagent-cluster-');
-    const port = await portBlock();
-    const pgPort = await portBlock();
+    const port = await freePortBlock();
+    const pgPort = await freePortBlock();
     const flags = ['--dir', dir, '--port', String(port), '--pg-port', String(pgPort)];
     const down = () => dagent(['cluster', 'down', ...flags]);
     const up = await dagent(['cluster', 'up', ...flags], {}, 230_000);
