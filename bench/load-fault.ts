@@ -200,7 +200,9 @@ export async function benchLoadFault(o: { jobs?: number; log?: (l: string) => vo
     const bytesAfter = await dbBytes();
 
     // What history says each job did.
+    // A worker's identity is pid@host: the pid of the exec'd process, the host name of its namespace.
     const pidHost = new Map(workers.map((w) => [String(w.proc.pid), w.host.name]));
+    const hostOf = (identity: string) => pidHost.get(identity.split('@')[0]!) ?? (identity.split('@')[1] || '?');
     const stepLatencies: number[] = [];
     let steps = 0;
     const appends: Array<{
@@ -230,7 +232,7 @@ export async function benchLoadFault(o: { jobs?: number; log?: (l: string) => vo
         const st = e.activityTaskStartedEventAttributes;
         const started = st && scheduled.get(String(st.scheduledEventId));
         if (started) {
-          const host = pidHost.get((st.identity ?? '').split('@')[0]!) ?? '?';
+          const host = hostOf(st.identity ?? '');
           startedBy.set(String(st.scheduledEventId), host);
           // The key each host gave each file it touched.
           for (const key of started.call.resources ?? []) {

@@ -84,10 +84,14 @@ export function setupNetwork(n: number, tag: string, octet = 77): Network {
   };
 }
 
-/** Starts a command on a host (inside its namespace). */
+/**
+ * Starts a command on a host: inside its network namespace, under a host name of its own (a UTS
+ * namespace), so a worker's identity (`pid@host`) says which host it is.
+ */
 export function spawnOnHost(host: Host, cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const [c, a] = host.netns ? ['ip', ['netns', 'exec', host.netns, cmd, ...args]] : [cmd, args];
-  return spawn(c, a, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const named = ['unshare', '--uts', '--', 'sh', '-c', 'hostname "$0" && exec "$@"', host.name, cmd, ...args];
+  const [c, ...a] = host.netns ? ['ip', 'netns', 'exec', host.netns, ...named] : [cmd, ...args];
+  return spawn(c!, a, { env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Kills every process of a host at once, as a power cut would. */

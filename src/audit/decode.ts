@@ -52,6 +52,8 @@ interface ActivityRun {
   endedMs: number | null;
   attempt: number;
   lastFailure: string | null;
+  /** The worker that ran the last attempt (its identity, pid@host). */
+  worker: string | null;
   outcome: 'ok' | 'failed' | 'timed_out' | 'cancelled' | 'running';
   result: unknown;
   error: string | null;
@@ -97,6 +99,7 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
         endedMs: null,
         attempt: 0,
         lastFailure: null,
+        worker: null,
         outcome: 'running',
         result: undefined,
         error: null,
@@ -107,7 +110,12 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
       const a = e.activityTaskStartedEventAttributes;
       const run = runs.get(num(a.scheduledEventId));
       if (run)
-        Object.assign(run, { startedMs: ms, attempt: a.attempt ?? 1, lastFailure: failureMessage(a.lastFailure) });
+        Object.assign(run, {
+          startedMs: ms,
+          attempt: a.attempt ?? 1,
+          lastFailure: failureMessage(a.lastFailure),
+          worker: a.identity || null,
+        });
     } else if (e.activityTaskCompletedEventAttributes) {
       const a = e.activityTaskCompletedEventAttributes;
       const run = runs.get(num(a.scheduledEventId));
@@ -379,6 +387,7 @@ function toolRecord(
     durationMs: result ? result.endedAt - result.startedAt : null,
     attempts: run ? run.attempt : 0,
     lastFailure: run?.lastFailure ?? null,
+    ...(run?.worker && !result?.cachedFrom ? { worker: run.worker } : {}),
     error: run?.error ?? null,
     ...(result?.cachedFrom ? { cachedFrom: result.cachedFrom } : {}),
     result: result

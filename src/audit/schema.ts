@@ -87,6 +87,8 @@ export const toolCallRecord = z.object({
   lastFailure: z.string().nullable(),
   error: z.string().nullable(),
   result: z.object({ output: z.string(), isError: z.boolean(), bytes: z.number(), preview: z.string() }).nullable(),
+  /** The worker that ran the last attempt: its identity, `pid@host` (added in v1, optional). */
+  worker: z.string().optional(),
   /** A read answered from the job's read cache: the earlier call whose result this is; the tool did not run (added in v1, optional). */
   cachedFrom: z.string().optional(),
   ...fromRecording,

@@ -22,6 +22,11 @@ export function formatTimeline(records: AuditRecord[]): string {
   const t0 = Date.parse(start?.at ?? records[0]?.at ?? new Date().toISOString());
   const tools = records.filter((r): r is ToolCallRecord => r.type === 'tool_call');
   const lines: string[] = [];
+  // Where each call ran is shown when a job's calls ran on more than one host.
+  const hosts = new Set(
+    records.flatMap((r) => (r.type === 'tool_call' && r.worker ? [r.worker.replace(/^\d+@/, '')] : [])),
+  );
+  const manyHosts = hosts.size > 1;
   for (const r of records) {
     switch (r.type) {
       case 'job_start': {
@@ -82,10 +87,11 @@ export function formatTimeline(records: AuditRecord[]): string {
         const lock = r.locks
           .map((l) => `lock token ${l.token}${l.waitedMs ? ` waited ${ms(l.waitedMs)}` : ''}`)
           .join(', ');
+        const where = manyHosts && r.worker ? `  on ${r.worker.replace(/^\d+@/, '')}` : '';
         const retry = `${r.attempts > 1 ? `  attempts ${r.attempts}` : ''}${r.cachedFrom ? `  cache hit: unchanged since ${r.cachedFrom}, not run again` : ''}`;
         const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : (r.error ?? '');
         lines.push(
-          `${rel(r.at, t0)}    ${mark} ${call}${approval}${rule}  ${res}${lock ? `  ${lock}` : ''}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`,
+          `${rel(r.at, t0)}    ${mark} ${call}${approval}${rule}  ${res}${lock ? `  ${lock}` : ''}${where}  ${ms(r.durationMs)}  ${r.status}${retry}  ${out}`,
         );
         break;
       }
