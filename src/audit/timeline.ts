@@ -30,11 +30,17 @@ export function formatTimeline(records: AuditRecord[]): string {
   for (const r of records) {
     switch (r.type) {
       case 'job_start': {
-        const i = r.input as { task?: string; workspace?: string; model?: string; toolFormat?: string };
+        const i = r.input as {
+          task?: string;
+          workspace?: string;
+          workspaceId?: string;
+          model?: string;
+          toolFormat?: string;
+        };
         lines.push(`Job ${r.jobId} (${r.workflowType}), started ${r.at}`);
         lines.push(`  task: ${preview(i.task ?? '', 200)}`);
         lines.push(
-          `  workspace: ${i.workspace ?? '?'}   model: ${i.model ?? '(worker default)'}   format: ${i.toolFormat ?? 'native'}`,
+          `  workspace: ${i.workspaceId ? `${i.workspaceId} (declared: its tools ran on the hosts that have it)` : (i.workspace ?? '?')}   model: ${i.model ?? '(worker default)'}   format: ${i.toolFormat ?? 'native'}`,
         );
         break;
       }

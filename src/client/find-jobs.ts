@@ -1,6 +1,12 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import path from 'node:path';
-import { fileKey, lexicalRelative, localWorkspace, realpathAllowMissing } from '../tools/workspace.js';
+import {
+  derivedWorkspaceId,
+  fileKey,
+  lexicalRelative,
+  localWorkspace,
+  realpathAllowMissing,
+} from '../tools/workspace.js';
 import { ToolInputError } from '../tools/define-tool.js';
 import { TEMPORAL_ENDINGS, type JobRow, type JobStatus } from '../workflow-safe/job-status.js';
 import { SA_AGENT, SA_STATUS, SA_TOOLS, SA_WROTE } from '../workflow-safe/search-attributes.js';
@@ -43,7 +49,7 @@ export interface JobFilters {
   agent?: string;
   /** A file: a path inside `workspace` (relative to it, or absolute), or a resource key `file:<id>/<path>`. */
   wrote?: string;
-  /** The workspace `wrote` is in: its folder here (default: the current folder) … */
+  /** The workspace `wrote` is in: its folder here (default: any folder above the file) … */
   workspace?: string;
   /** … and its declared id (without a folder: `wrote` is taken as the path inside it). */
   workspaceId?: string;
@@ -55,24 +61,39 @@ export async function jobsQuery(f: JobFilters, now = Date.now()): Promise<string
   const parts = ["WorkflowType = 'agentTurn'"];
   if (f.tool) parts.push(`${SA_TOOLS.name} = ${quote(f.tool)}`);
   if (f.agent) parts.push(`${SA_AGENT.name} = ${quote(f.agent)}`);
-  if (f.wrote) parts.push(`${SA_WROTE.name} = ${quote(await wroteKey(f as JobFilters & { wrote: string }))}`);
+  if (f.wrote) {
+    const keys = await wroteKeys(f as JobFilters & { wrote: string });
+    parts.push(`(${keys.map((k) => `${SA_WROTE.name} = ${quote(k)}`).join(' OR ')})`);
+  }
   if (f.status) parts.push(statusClause(f.status));
   if (f.since !== undefined) parts.push(`StartTime > ${quote(new Date(now - f.since).toISOString())}`);
   return parts.join(' AND ');
 }
 
-/** The resource key `jobs --wrote` looks for: the same on every host (`file:<workspace id>/<path>`). */
-export async function wroteKey(f: JobFilters & { wrote: string }): Promise<string> {
-  if (f.wrote.startsWith('file:')) return f.wrote;
+/**
+ * The resource keys `jobs --wrote` looks for (`file:<workspace id>/<path>`, the same on every host).
+ * With a workspace (`--workspace`, `--workspace-id`), its key; without one, the path may lie in any
+ * undeclared workspace: the key it has in each folder above it.
+ */
+export async function wroteKeys(f: JobFilters & { wrote: string }): Promise<string[]> {
+  if (f.wrote.startsWith('file:')) return [f.wrote];
   try {
-    if (f.workspaceId && !f.workspace) return fileKey(f.workspaceId, lexicalRelative('/', f.wrote));
-    const ws = await localWorkspace(f.workspace ?? process.cwd(), f.workspaceId);
-    const real = await realpathAllowMissing(path.resolve(ws.workspace, f.wrote));
-    return fileKey(ws.workspaceId, lexicalRelative(ws.workspace, real));
+    if (f.workspaceId && !f.workspace) return [fileKey(f.workspaceId, lexicalRelative('/', f.wrote))];
+    if (f.workspace || f.workspaceId) {
+      const ws = await localWorkspace(f.workspace!, f.workspaceId);
+      const real = await realpathAllowMissing(path.resolve(ws.workspace, f.wrote));
+      return [fileKey(ws.workspaceId, lexicalRelative(ws.workspace, real))];
+    }
   } catch (err) {
     if (err instanceof ToolInputError)
-      throw new ToolInputError(`--wrote ${f.wrote}: not a file of the workspace ${f.workspace ?? process.cwd()}.`);
+      throw new ToolInputError(`--wrote ${f.wrote}: not a file of the workspace ${f.workspace ?? f.workspaceId}.`);
     throw err;
+  }
+  const real = await realpathAllowMissing(path.resolve(f.wrote));
+  const keys: string[] = [];
+  for (let dir = path.dirname(real); ; dir = path.dirname(dir)) {
+    keys.push(fileKey(derivedWorkspaceId(dir), path.relative(dir, real)));
+    if (dir === path.dirname(dir)) return keys;
   }
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, workspaceList } from '../../src/config.js';
-import { wroteKey } from '../../src/client/find-jobs.js';
+import { wroteKeys } from '../../src/client/find-jobs.js';
 import { builtinTools } from '../../src/tools/builtins/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { derivedWorkspaceId, fileResource, parseFileKey } from '../../src/tools/workspace.js';
@@ -78,13 +78,21 @@ describe('workspace identity: file keys that mean the same on every host', () =>
 
   it('`jobs --wrote` takes a path inside the workspace and finds the same key', async () => {
     const id = derivedWorkspaceId(hostA);
-    assert.equal(await wroteKey({ wrote: 'src/a.ts', workspace: hostB }), `file:${id}/src/a.ts`);
-    assert.equal(await wroteKey({ wrote: path.join(hostA, 'alias.ts'), workspace: hostA }), `file:${id}/src/a.ts`);
-    assert.equal(await wroteKey({ wrote: 'src/a.ts', workspaceId: 'repo' }), 'file:repo/src/a.ts');
-    assert.equal(await wroteKey({ wrote: 'src/a.ts', workspace: hostB, workspaceId: 'repo' }), 'file:repo/src/a.ts');
-    assert.equal(await wroteKey({ wrote: 'file:repo/x' }), 'file:repo/x');
+    assert.deepEqual(await wroteKeys({ wrote: 'src/a.ts', workspace: hostB }), [`file:${id}/src/a.ts`]);
+    assert.deepEqual(await wroteKeys({ wrote: path.join(hostA, 'alias.ts'), workspace: hostA }), [
+      `file:${id}/src/a.ts`,
+    ]);
+    assert.deepEqual(await wroteKeys({ wrote: 'src/a.ts', workspaceId: 'repo' }), ['file:repo/src/a.ts']);
+    assert.deepEqual(await wroteKeys({ wrote: 'src/a.ts', workspace: hostB, workspaceId: 'repo' }), [
+      'file:repo/src/a.ts',
+    ]);
+    assert.deepEqual(await wroteKeys({ wrote: 'file:repo/x' }), ['file:repo/x']);
+    // No workspace named: the file's key in every folder above it, the workspace's among them.
+    const anywhere = await wroteKeys({ wrote: path.join(hostB, 'src', 'a.ts') });
+    assert.ok(anywhere.includes(`file:${id}/src/a.ts`), anywhere.join(' '));
+    assert.equal(anywhere.length, path.join(hostA, 'src').split(path.sep).length);
     await assert.rejects(
-      wroteKey({ wrote: '/etc/passwd', workspace: hostA }),
+      wroteKeys({ wrote: '/etc/passwd', workspace: hostA }),
       /--wrote \/etc\/passwd: not a file of the workspace/,
     );
   });

@@ -34,7 +34,7 @@ export function registerFind(program: Command): void {
     .summary('find jobs by tool used, file written, status or age')
     .option('--tool <name>', 'jobs that called this tool')
     .option('--wrote <path>', 'jobs that wrote this file (a path inside the workspace, or file:<workspace id>/<path>)')
-    .option('-w, --workspace <dir>', 'the workspace --wrote is in (default: the current folder)')
+    .option('-w, --workspace <dir>', 'the workspace --wrote is in (default: any undeclared workspace the file is in)')
     .option('--workspace-id <id>', "the workspace's declared id (without --workspace: --wrote is its path inside it)")
     .option(
       '--agent <hash>',
