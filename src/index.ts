@@ -10,7 +10,7 @@ export { readFileTool } from './tools/builtins/read-file.js';
 export { searchFilesTool } from './tools/builtins/search-files.js';
 export { shellTool } from './tools/shell/tool.js';
 export { writeFileTool } from './tools/builtins/write-file.js';
-export { fileResource, resolveInWorkspace } from './tools/workspace.js';
+export { fileResource, resolveInWorkspace, type ResourceContext } from './tools/workspace.js';
 
 export {
   agentPlugin,
@@ -35,7 +35,8 @@ export {
   type PolicyRule,
   type PolicyVerdict,
 } from './policy/index.js';
-export { ContentStore } from './content/store.js';
+export { ContentStore, FolderBlobs, type BlobBackend } from './content/store.js';
+export { PostgresBlobs } from './content/postgres-blobs.js';
 export { makeRedactor, type Redactor } from './audit/redact.js';
 
 export { JobExistsError, newJobId, startJob, type StartJobOptions } from './client/start-job.js';
