@@ -24,6 +24,42 @@ const script =
       : { reply: { content: 'done' } };
   };
 
+/** Steps counted by the model calls made (a compacted conversation holds fewer assistant messages). */
+const countingScript = (steps: number, starts: number[]): ScriptHandler => {
+  let n = 0;
+  return () => {
+    const step = n++;
+    starts[step] = Date.now();
+    return step < steps
+      ? { reply: { toolCalls: [{ name: 'read_file', arguments: { path: 'data.txt' } }] } }
+      : { reply: { content: 'done' } };
+  };
+};
+
+/** The model's context bounded by compaction: the time of a step should no longer grow. */
+const COMPACT_AT_TOKENS = 16_000;
+
+async function boundedJob(steps: number): Promise<{ starts: number[]; compactions: number }> {
+  const starts: number[] = [];
+  const h = await startHarness({ handler: countingScript(steps, starts) });
+  writeFileSync(path.join(h.workspace, 'data.txt'), DATA);
+  try {
+    const handle = await h.start({
+      maxSteps: steps + 1,
+      noProgressRepeats: steps + 5,
+      compactAtTokens: COMPACT_AT_TOKENS,
+    });
+    await handle.result();
+    const runs = await fetchJobRuns(h.client, handle.workflowId);
+    const compactions = runs
+      .flatMap((r) => r.events ?? [])
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'compactConversation').length;
+    return { starts, compactions };
+  } finally {
+    await h.close();
+  }
+}
+
 /** The same job as a hand-written in-process loop: the model sees the same growing conversation. */
 async function inProcessLoop(steps: number, workspace: string, starts: number[]): Promise<void> {
   const model = await startScriptedModel({ handler: script(steps, starts) });
@@ -89,11 +125,15 @@ export async function benchLongJob(steps = 1000): Promise<string> {
     const first100 = stepStarts[100]! - stepStarts[0]!;
     const last100 = stepStarts[steps]! - stepStarts[steps - 100]!;
     const whole = runs.map(bytesOf).reduce((a, b) => a + b, 0);
+    const bounded = await boundedJob(steps);
+    const b = bounded.starts;
+    const boundedRatio = (b[steps]! - b[steps - 100]!) / (b[100]! - b[0]!);
     return [
       `Long job: ${steps} steps of one 2.8 KB read each (${runs.length} runs; continue-as-new at Temporal's suggestion).`,
       table(['where', 'history bytes/step', 'ms/step durable', 'ms/step in-process loop', 'difference'], rows),
       `whole history ${whole} bytes = ${(whole / steps).toFixed(0)} bytes/step; the step's new content is ~2,900 bytes (the output, stored once as a 100-byte reference)`,
       `time of the last 100 steps / the first 100: ${(last100 / first100).toFixed(2)} durable, ${((loopStarts[steps]! - loopStarts[steps - 100]!) / (loopStarts[100]! - loopStarts[0]!)).toFixed(2)} in-process (the model's input grows with the conversation either way)`,
+      `with the context bounded (compactAtTokens ${COMPACT_AT_TOKENS}, ${bounded.compactions} compactions): ms/step ${ms(b, 0, 9).toFixed(1)} at steps 1–10, ${ms(b, 89, 99).toFixed(1)} at 90–100, ${ms(b, steps - 100, steps - 1).toFixed(1)} at ${steps - 100}–${steps}; last 100 steps / first 100: ${boundedRatio.toFixed(2)}`,
     ].join('\n');
   } finally {
     await h.close();

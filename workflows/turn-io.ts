@@ -190,6 +190,10 @@ export class TurnIO {
     // A compaction (on resume) replaces the conversation this call sends; the reply's stored
     // conversation builds on it, so the turn carries the compacted chain from then on.
     let conversation = s.conversation;
+    // A job that keeps its context bounded: the last call reached the limit, so this one sends less.
+    const limit = this.#input.compactAtTokens;
+    if (limit && o.store !== false && (s.lastCallTokens ?? 0) >= limit)
+      conversation = await this.compact(s, conversation);
     for (;;) {
       const input = this.#input;
       try {
@@ -215,11 +219,7 @@ export class TurnIO {
         const kind = o.store === false ? null : pauseKindOf(type); // a closing summary never pauses
         if (kind) {
           const resumed = await this.pause(s, kind, `model call at step ${s.step} failed: ${failureText(err)}`);
-          if (resumed.compact) {
-            const c = await compactConversation({ conversation });
-            conversation = c.conversation;
-            this.event({ kind: 'compacted', at: Date.now(), step: s.step, summarised: c.summarised });
-          }
+          if (resumed.compact) conversation = await this.compact(s, conversation);
           continue;
         }
         this.setStatus('failed');
@@ -230,6 +230,13 @@ export class TurnIO {
         });
       }
     }
+  }
+
+  /** The conversation with its older messages summarised in one (a new chain; the old one stays for the audit). */
+  async compact(s: TurnState, conversation: TurnState['conversation']): Promise<TurnState['conversation']> {
+    const c = await compactConversation({ conversation });
+    this.event({ kind: 'compacted', at: Date.now(), step: s.step, summarised: c.summarised });
+    return c.conversation;
   }
 
   finish(s: TurnState, end: { status: TurnResult['status']; answer: string | null; reason?: string }): TurnResult {

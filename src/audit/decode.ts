@@ -6,6 +6,7 @@ import { preview } from '../workflow-safe/preview.js';
 import {
   isRejected,
   type ApprovalDecision,
+  type ConversationRef,
   type ModelRequest,
   type ModelReply,
   type PlannedCall,
@@ -274,6 +275,18 @@ export function historyToRecords(jobId: string, history: History): AuditRecord[]
             toolRecord(jobId, req.step, c, null, [], run.endedMs ?? run.scheduledMs, null),
           );
       }
+    } else if (run.type === 'compactConversation') {
+      const req = run.input as { conversation: ConversationRef | null };
+      const res = run.result as { summarised: number } | undefined;
+      push(run.scheduledMs, {
+        schemaVersion: v,
+        type: 'compaction',
+        jobId,
+        at: iso(run.scheduledMs)!,
+        messagesBefore: req.conversation?.count ?? 0,
+        summarised: res?.summarised ?? null,
+        status: run.outcome,
+      });
     } else if (run.type === 'runTool') {
       const req = run.input as ToolRequest;
       const p = planned.get(req.call.id);

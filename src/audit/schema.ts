@@ -130,11 +130,22 @@ export const resumeRecord = z.object({
   compact: z.boolean().optional(),
 });
 
+/** The conversation compacted before a model call: older messages summarised in one (added in v1). */
+export const compactionRecord = z.object({
+  ...base,
+  type: z.literal('compaction'),
+  /** Messages in the conversation before, and how many of them the summary replaced. */
+  messagesBefore: z.number().int().min(0),
+  summarised: z.number().int().min(0).nullable(),
+  status: z.enum(['ok', 'failed', 'timed_out', 'cancelled', 'running']),
+});
+
 export const auditRecord = z.discriminatedUnion('type', [
   jobStartRecord,
   modelCallRecord,
   toolCallRecord,
   resumeRecord,
+  compactionRecord,
   jobEndRecord,
 ]);
 
@@ -143,3 +154,4 @@ export type ModelCallRecord = z.output<typeof modelCallRecord>;
 export type ToolCallRecord = z.output<typeof toolCallRecord>;
 export type JobEndRecord = z.output<typeof jobEndRecord>;
 export type ResumeRecord = z.output<typeof resumeRecord>;
+export type CompactionRecord = z.output<typeof compactionRecord>;

@@ -101,6 +101,12 @@ export function formatTimeline(records: AuditRecord[]): string {
         );
         break;
       }
+      case 'compaction': {
+        lines.push(
+          `${rel(r.at, t0)}  ⇊ conversation compacted: ${r.summarised ?? '?'} of ${r.messagesBefore} messages summarised into one${r.status === 'ok' ? '' : ` (${r.status})`}`,
+        );
+        break;
+      }
       case 'resume': {
         const what = [
           r.model ? `model ${r.model}` : '',

@@ -209,6 +209,12 @@ export interface TurnInput {
   tools?: string[];
   /** Stop when the model calls have used this many tokens in total. */
   maxTokens?: number;
+  /**
+   * Keep the model's context bounded on a long job: when a model call's tokens (its conversation
+   * and reply) reach this many, the next call sends the conversation compacted — the system
+   * prompt, the task, one message summarising every older message in a line, and the last reply.
+   */
+  compactAtTokens?: number;
   /** Pause (or stop) before the model calls would cost more than this, in USD (the worker's price table). */
   maxCostUsd?: number;
   /** Stop this long (ms) after the job started. */

@@ -22,6 +22,7 @@ interface RunOptions {
   format?: ToolFormat;
   serialWrites: boolean;
   maxTokens?: number;
+  compactAt?: number;
   deadline?: number;
   maxCost?: number;
   onBudget: 'pause' | 'stop';
@@ -53,6 +54,11 @@ export function registerRun(program: Command): void {
     .addOption(formatOption())
     .option('--serial-writes', 'run every write of a step strictly one at a time', false)
     .option('--max-tokens <n>', 'pause when the model calls would use more tokens than this', positiveInt)
+    .option(
+      '--compact-at <tokens>',
+      "keep the model's context bounded: once a call reaches this many tokens, older messages are summarised in one",
+      positiveInt,
+    )
     .option('--max-cost <usd>', 'pause when the model calls would cost more than this (DAGENT_PRICES)', positiveNumber)
     .option('--deadline <duration>', 'pause this long after the job started (e.g. 30m)', parseDuration)
     .addOption(
@@ -82,6 +88,7 @@ export function registerRun(program: Command): void {
           ...(o.serialWrites ? { serialWrites: true } : {}),
           ...(o.format && o.format !== 'native' ? { toolFormat: o.format } : {}),
           ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
+          ...(o.compactAt ? { compactAtTokens: o.compactAt } : {}),
           ...(o.deadline ? { deadlineMs: o.deadline } : {}),
           ...(o.maxCost ? { maxCostUsd: o.maxCost } : {}),
           ...(o.onBudget === 'stop' ? { onBudget: 'stop' as const } : {}),

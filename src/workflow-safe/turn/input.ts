@@ -53,6 +53,7 @@ export const turnInputSchema = z.strictObject({
   systemPrompt: z.string().optional(),
   tools: z.array(z.string()).optional(),
   maxTokens: count.optional(),
+  compactAtTokens: count.optional(),
   maxCostUsd: z.number().positive().optional(),
   deadlineMs: ms.optional(),
   noProgressRepeats: count.optional(),
