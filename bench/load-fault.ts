@@ -56,7 +56,9 @@ interface Worker {
   peakRssKb: number;
 }
 
-export async function benchLoadFault(o: { jobs?: number; log?: (l: string) => void } = {}): Promise<string> {
+export async function benchLoadFault(
+  o: { jobs?: number; log?: (l: string) => void } = {},
+): Promise<{ text: string; ok: boolean }> {
   const jobs = o.jobs ?? 200;
   const log = o.log ?? ((l: string) => console.error(l));
   // PostgreSQL runs as its own user when we are root: its folder must be reachable by it.
@@ -308,7 +310,7 @@ export async function benchLoadFault(o: { jobs?: number; log?: (l: string) => vo
     const unknownText = unknown.length
       ? `${unknown.length} append(s) ended without a known outcome (their host died mid-call; history and the job's tool result say so); ${unknown.filter((a) => lines.has(`${a.jobId} ${a.callId}`)).length} of them had written their line before the host died`
       : 'no append was cut off by the host kill';
-    return [
+    const text = [
       `load and faults: ${jobs} jobs of ${STEPS_PER_JOB} model steps on temporal-server + PostgreSQL; 3 worker hosts`,
       `hosts: ${net.how}`,
       ...faults,
@@ -341,6 +343,7 @@ export async function benchLoadFault(o: { jobs?: number; log?: (l: string) => vo
       ...checks.map(([what, ok, detail]) => `${ok ? 'PASS' : 'FAIL'}  ${what}: ${detail}`),
       unknownText,
     ].join('\n');
+    return { text, ok: checks.every(([, ok]) => ok) };
   } finally {
     for (const w of workers) killHost(w.host, [w.proc.pid!]);
     await connection?.close();

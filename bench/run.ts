@@ -22,8 +22,9 @@ if (only === 'load-fault') {
   // Its own cluster (temporal-server on PostgreSQL) and hosts; not the dev server.
   process.env.DAGENT_LOG_LEVEL ??= 'ERROR';
   const jobs = process.argv[3] ? Number(process.argv[3]) : undefined;
-  console.log(await benchLoadFault({ ...(jobs ? { jobs } : {}) }));
-  process.exit(0);
+  const r = await benchLoadFault({ ...(jobs ? { jobs } : {}) });
+  console.log(r.text);
+  process.exit(r.ok ? 0 : 1); // CI runs it: a failed check fails the run
 }
 const work = mkdtempSync(path.join(tmpdir(), 'dagent-bench-'));
 process.env.DAGENT_HOME ??= path.join(work, 'home');

@@ -23,13 +23,22 @@ export interface Network {
 
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 
+/** Whether this machine lets us make network namespaces and give a process a host name of its own. */
 export function canUseNetns(): boolean {
   if (process.getuid?.() !== 0) return false;
+  const probe = `dagent-probe-${process.pid}`;
   try {
-    ip('netns', 'list');
+    ip('netns', 'add', probe);
+    execFileSync('ip', ['netns', 'exec', probe, 'unshare', '--uts', '--', 'true'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
+  } finally {
+    try {
+      ip('netns', 'del', probe);
+    } catch {
+      /* never made */
+    }
   }
 }
 
