@@ -75,7 +75,9 @@ export function makeRunTool(
             heartbeat: (d) => ctx.heartbeat(d),
             policy: registry.policy,
           },
-          ws,
+          // Keys planned by text (a declared workspace, planned on any host) are checked against the
+          // real paths here; an undeclared one was planned where its folder is, real paths already.
+          req.workspaceId ? ws : undefined,
         )
         .finally(stopRenewing);
       metrics.toolCall(req.call.name, result.isError ? 'error' : 'ok', result.endedAt - result.startedAt);
