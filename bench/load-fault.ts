@@ -3,15 +3,14 @@
 // histories and the workspaces' ledgers, that every job completed, that no non-idempotent call ran
 // twice, and that hosts sharing a workspace used the same lock keys; and prints the figures.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, defaultPayloadConverter } from '@temporalio/client';
 import type { ChildProcess } from 'node:child_process';
 import { CLI_BIN } from '../src/paths.js';
 import {
   clusterDown,
+  clusterSql,
   clusterUp,
   CONTENT_DB,
   contentStoreUrl,
@@ -76,21 +75,7 @@ export async function benchLoadFault(
   try {
     await clusterUp({ ...cluster, ...(net.bridgeIp ? { listen: net.bridgeIp } : {}) });
     const address = `127.0.0.1:${port}`;
-    const psql = async (sql: string, db = 'temporal') =>
-      (
-        await promisify(execFile)('psql', [
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(pgPort),
-          '-U',
-          'temporal',
-          '-d',
-          db,
-          '-tAc',
-          sql,
-        ])
-      ).stdout.trim();
+    const psql = (sql: string, db = 'temporal') => clusterSql(pgPort, db, sql);
     const dbBytes = async () =>
       Number(
         await psql(

@@ -90,7 +90,8 @@ export async function wroteKeys(f: JobFilters & { wrote: string }): Promise<stri
     throw err;
   }
   const real = await realpathAllowMissing(path.resolve(f.wrote));
-  const keys: string[] = [];
+  // `file:<real path>`: the key jobs recorded before workspaces had ids.
+  const keys: string[] = [`file:${real}`];
   for (let dir = path.dirname(real); ; dir = path.dirname(dir)) {
     keys.push(fileKey(derivedWorkspaceId(dir), path.relative(dir, real)));
     if (dir === path.dirname(dir)) return keys;

@@ -155,6 +155,12 @@ function trustNetwork(pgData: string, listen: string | undefined): boolean {
   return true;
 }
 
+/** One SQL statement on the cluster's PostgreSQL, as its `temporal` user; its rows as text. */
+export async function clusterSql(pgPort: number, db: string, sql: string): Promise<string> {
+  const args = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'temporal', '-d', db, '-tAc', sql];
+  return (await run('psql', args)).stdout.trim();
+}
+
 /** Creates and migrates both schemas; a second run finds them current and changes nothing. */
 async function setupSchemas(o: ClusterOptions, b: ClusterBinaries): Promise<void> {
   const common = ['--plugin', 'postgres12', '--ep', '127.0.0.1', '-p', String(o.pgPort), '-u', 'temporal'];
@@ -163,19 +169,8 @@ async function setupSchemas(o: ClusterOptions, b: ClusterBinaries): Promise<void
     ['temporal_visibility', 'visibility'],
   ] as const) {
     await run(b.sqlTool, [...common, '--db', db, 'create-database']).catch(() => {}); // exists already
-    const versions = await run('psql', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(o.pgPort),
-      '-U',
-      'temporal',
-      '-d',
-      db,
-      '-tAc',
-      "select to_regclass('schema_version')",
-    ]);
-    if (!versions.stdout.trim()) await run(b.sqlTool, [...common, '--db', db, 'setup-schema', '-v', '0.0']);
+    const versions = await clusterSql(o.pgPort, db, "select to_regclass('schema_version')");
+    if (!versions) await run(b.sqlTool, [...common, '--db', db, 'setup-schema', '-v', '0.0']);
     await run(b.sqlTool, [...common, '--db', db, 'update-schema', '-d', path.join(b.schemaDir, schema, 'versioned')]);
   }
   // The content store's database (its table is created by the first worker that writes).

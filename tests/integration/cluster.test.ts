@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { parseScenario } from '../../src/scripted-model/scenario.js';
@@ -11,7 +9,7 @@ import { builtinTools } from '../../src/tools/builtins/index.js';
 import { ContentStore } from '../../src/content/store.js';
 import { PostgresBlobs } from '../../src/content/postgres-blobs.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
-import { freePortBlock } from '../../src/temporal/cluster.js';
+import { clusterSql, freePortBlock } from '../../src/temporal/cluster.js';
 import { installRuntime } from '../../src/worker/runtime.js';
 import { dagent } from '../helpers/cli.js';
 import { tempDir, uniqueId } from '../helpers/harness.js';
@@ -31,21 +29,7 @@ describe('dagent cluster: Temporal on PostgreSQL', () => {
     const address = `127.0.0.1:${port}`;
     const contentUrl = `postgres://temporal@127.0.0.1:${pgPort}/dagent_content`;
     assert.equal(up.stdout.trim(), `export TEMPORAL_ADDRESS=${address}\nexport DAGENT_CONTENT_URL=${contentUrl}`);
-    const psql = async (db: string, sql: string) =>
-      (
-        await promisify(execFile)('psql', [
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(pgPort),
-          '-U',
-          'temporal',
-          '-d',
-          db,
-          '-tAc',
-          sql,
-        ])
-      ).stdout.trim();
+    const psql = (db: string, sql: string) => clusterSql(pgPort, db, sql);
     const model = await startScriptedModel({
       scenario: parseScenario({
         name: 'cluster',

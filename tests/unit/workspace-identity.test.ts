@@ -90,7 +90,8 @@ describe('workspace identity: file keys that mean the same on every host', () =>
     // No workspace named: the file's key in every folder above it, the workspace's among them.
     const anywhere = await wroteKeys({ wrote: path.join(hostB, 'src', 'a.ts') });
     assert.ok(anywhere.includes(`file:${id}/src/a.ts`), anywhere.join(' '));
-    assert.equal(anywhere.length, path.join(hostA, 'src').split(path.sep).length);
+    assert.equal(anywhere.length, path.join(hostA, 'src').split(path.sep).length + 1);
+    assert.ok(anywhere.includes(`file:${path.join(hostA, 'src', 'a.ts')}`), 'and the key jobs recorded before ids');
     await assert.rejects(
       wroteKeys({ wrote: '/etc/passwd', workspace: hostA }),
       /--wrote \/etc\/passwd: not a file of the workspace/,
