@@ -1,3 +1,4 @@
+import { hostOf, ranOnManyHosts } from './hosts.js';
 import { preview } from '../workflow-safe/preview.js';
 import type { AuditRecord, ToolCallRecord } from './schema.js';
 
@@ -22,11 +23,7 @@ export function formatTimeline(records: AuditRecord[]): string {
   const t0 = Date.parse(start?.at ?? records[0]?.at ?? new Date().toISOString());
   const tools = records.filter((r): r is ToolCallRecord => r.type === 'tool_call');
   const lines: string[] = [];
-  // Where each call ran is shown when a job's calls ran on more than one host.
-  const hosts = new Set(
-    records.flatMap((r) => (r.type === 'tool_call' && r.worker ? [r.worker.replace(/^\d+@/, '')] : [])),
-  );
-  const manyHosts = hosts.size > 1;
+  const manyHosts = ranOnManyHosts(records);
   for (const r of records) {
     switch (r.type) {
       case 'job_start': {
@@ -93,7 +90,7 @@ export function formatTimeline(records: AuditRecord[]): string {
         const lock = r.locks
           .map((l) => `lock token ${l.token}${l.waitedMs ? ` waited ${ms(l.waitedMs)}` : ''}`)
           .join(', ');
-        const where = manyHosts && r.worker ? `  on ${r.worker.replace(/^\d+@/, '')}` : '';
+        const where = manyHosts && r.worker ? `  on ${hostOf(r.worker)}` : '';
         const retry = `${r.attempts > 1 ? `  attempts ${r.attempts}` : ''}${r.cachedFrom ? `  cache hit: unchanged since ${r.cachedFrom}, not run again` : ''}`;
         const out = r.result ? `${r.result.bytes} B "${preview(r.result.output, 50)}"` : (r.error ?? '');
         lines.push(

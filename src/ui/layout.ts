@@ -1,3 +1,4 @@
+import { hostOf, ranOnManyHosts } from '../audit/hosts.js';
 import type { AuditRecord, ModelCallRecord, ToolCallRecord } from '../audit/schema.js';
 
 // The timeline page's model of a job, from the same audit records as `dagent audit --json`: pure
@@ -37,6 +38,8 @@ export interface JobView {
   error: string | null;
   tokens: number | null;
   resumes: Array<{ at: number; by: string }>;
+  /** Where the conversation was compacted (older messages summarised in one). */
+  compactions: Array<{ at: number; summarised: number | null; messagesBefore: number }>;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -73,8 +76,10 @@ function toolStatus(r: ToolCallRecord, askFor: string[]): string {
   return 'waiting';
 }
 
-function toolBar(r: ToolCallRecord, t0: number, askFor: string[]): Bar {
+function toolBar(r: ToolCallRecord, t0: number, askFor: string[], manyHosts: boolean): Bar {
   const notes: string[] = [];
+  // Which host ran it, when the job's calls ran on several.
+  if (manyHosts && r.worker) notes.push(`ran on ${hostOf(r.worker)} (worker ${r.worker})`);
   // A policy denial says its rule below; its rejection text would say the same again.
   if (r.rejected && r.policy?.decision !== 'deny') notes.push(`rejected: ${clip(r.rejected, 300)}`);
   if (r.policy && r.policy.decision !== 'allow')
@@ -135,13 +140,17 @@ export function jobView(records: AuditRecord[], nowMs = Date.now()): JobView {
   const steps = new Map<number, Bar[]>();
   const add = (b: Bar) => steps.set(b.step, [...(steps.get(b.step) ?? []), b]);
   const resumes: JobView['resumes'] = [];
+  const compactions: JobView['compactions'] = [];
+  const manyHosts = ranOnManyHosts(records);
   const input = (start?.type === 'job_start' ? start.input : {}) as { task?: string; requireApproval?: string[] };
   const askFor = Array.isArray(input.requireApproval) ? input.requireApproval : [];
   let last = 0;
   for (const r of records) {
     if (r.type === 'model_call') add(modelBar(r, t0));
-    else if (r.type === 'tool_call') add(toolBar(r, t0, askFor));
+    else if (r.type === 'tool_call') add(toolBar(r, t0, askFor, manyHosts));
     else if (r.type === 'resume') resumes.push({ at: Date.parse(r.at) - t0, by: r.by });
+    else if (r.type === 'compaction')
+      compactions.push({ at: Date.parse(r.at) - t0, summarised: r.summarised, messagesBefore: r.messagesBefore });
     if (r.type !== 'job_end' || !running) last = Math.max(last, Date.parse(r.at) - t0);
   }
   for (const bars of steps.values()) for (const b of bars) last = Math.max(last, b.end ?? b.start ?? 0);
@@ -169,5 +178,6 @@ export function jobView(records: AuditRecord[], nowMs = Date.now()): JobView {
     error: end?.type === 'job_end' ? end.error : null,
     tokens: end?.type === 'job_end' ? (end.usage?.totalTokens ?? null) : null,
     resumes,
+    compactions,
   };
 }

@@ -150,4 +150,34 @@ describe('the timeline page layout', () => {
     const v = jobView([start(), model(1, 1000, 1100, { attempts: 3, lastFailure: 'HTTP 503' }), end(1200)]);
     assert.ok(v.steps[0]!.bars[0]!.notes.includes('attempt 3; the one before failed: HTTP 503'));
   });
+
+  it('names the host of each call when the job ran on several, and marks compactions', () => {
+    const compaction: AuditRecord = {
+      ...base,
+      type: 'compaction',
+      at: at(900),
+      messagesBefore: 40,
+      summarised: 38,
+      status: 'ok',
+    };
+    const one = jobView([
+      start(),
+      tool('s1c1', 100, 200, { worker: '11@h1' }),
+      tool('s1c2', 100, 200, { worker: '12@h1' }),
+      end(300),
+    ]);
+    assert.ok(one.steps[0]!.bars.every((b) => !b.notes.some((n) => n.startsWith('ran on'))));
+    const two = jobView([
+      start(),
+      tool('s1c1', 100, 200, { worker: '11@h1' }),
+      tool('s1c2', 100, 200, { worker: '12@h2' }),
+      compaction,
+      end(1000),
+    ]);
+    assert.deepEqual(
+      two.steps[0]!.bars.map((b) => b.notes.find((n) => n.startsWith('ran on'))),
+      ['ran on h1 (worker 11@h1)', 'ran on h2 (worker 12@h2)'],
+    );
+    assert.deepEqual(two.compactions, [{ at: 900, summarised: 38, messagesBefore: 40 }]);
+  });
 });

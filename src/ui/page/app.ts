@@ -136,6 +136,13 @@ function renderJob(v: JobView, into: HTMLElement): void {
     ...(v.answer ? [el('p', { class: 'answer' }, 'answer: ', v.answer)] : []),
     ...(v.error ? [el('p', { class: 'error' }, 'error: ', v.error)] : []),
     ...v.resumes.map((r) => el('p', {}, `resumed by ${r.by} at +${fmt(r.at)}`)),
+    ...v.compactions.map((c) =>
+      el(
+        'p',
+        {},
+        `conversation compacted at +${fmt(c.at)}: ${c.summarised ?? '?'} of ${c.messagesBefore} messages summarised into one`,
+      ),
+    ),
   );
   const axis = el('div', { class: 'axis' });
   for (let i = 0; i <= 4; i++) axis.append(el('span', { style: `left:${i * 25}%` }, `+${fmt((v.spanMs * i) / 4)}`));
