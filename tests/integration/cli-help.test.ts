@@ -89,5 +89,24 @@ describe('the CLI parser', () => {
     assert.match(metrics.stderr, /DAGENT_METRICS must be host:port to listen on, such as 127.0.0.1:9464, got '9464'/);
     const tracing = await dagent(['list'], { DAGENT_TRACING: 'jaeger' });
     assert.match(tracing.stderr, /DAGENT_TRACING must be otlp or console, got 'jaeger'/);
+    const content = await dagent(['list'], { DAGENT_CONTENT_URL: 'mysql://db/x' });
+    assert.equal(content.code, 2);
+    assert.match(
+      content.stderr,
+      /DAGENT_CONTENT_URL must be a PostgreSQL URL like postgres:\/\/user@host:5432\/dbname, got 'mysql:\/\/db\/x'/,
+    );
+    const declared = await dagent(['list'], { DAGENT_WORKSPACES: 'repo' });
+    assert.equal(declared.code, 2);
+    assert.match(declared.stderr, /DAGENT_WORKSPACES: 'repo' is not id=folder/);
+  });
+
+  it('a workspace that is not here, or a bad workspace id, is refused before Temporal is asked', async () => {
+    const away = { TEMPORAL_ADDRESS: '127.0.0.1:1' }; // nothing listens: an early refusal never gets there
+    const missing = await dagent(['worker', '--workspace', 'repo=/no/such/folder'], away);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /Workspace 'repo': \/no\/such\/folder is not an existing folder on this host/);
+    const bad = await dagent(['run', '--workspace-id', '../x', '-d', 'a task'], away);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /option '--workspace-id <id>' argument '\.\.\/x' is invalid/);
   });
 });

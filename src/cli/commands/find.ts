@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { jobsQuery, listJobs, type JobFilters } from '../../client/find-jobs.js';
 import { JOB_STATUSES } from '../../workflow-safe/job-status.js';
 import { handler } from '../plumbing/command.js';
-import { jsonOption, limitOption, parseDuration } from '../plumbing/options.js';
+import { jsonOption, limitOption, parseDuration, workspaceId } from '../plumbing/options.js';
 import { note, out, printJson } from '../plumbing/output.js';
 import { withTemporal } from '../plumbing/with-temporal.js';
 
@@ -35,7 +35,11 @@ export function registerFind(program: Command): void {
     .option('--tool <name>', 'jobs that called this tool')
     .option('--wrote <path>', 'jobs that wrote this file (a path inside the workspace, or file:<workspace id>/<path>)')
     .option('-w, --workspace <dir>', 'the workspace --wrote is in (default: any undeclared workspace the file is in)')
-    .option('--workspace-id <id>', "the workspace's declared id (without --workspace: --wrote is its path inside it)")
+    .option(
+      '--workspace-id <id>',
+      "the workspace's declared id (without --workspace: --wrote is its path inside it)",
+      workspaceId,
+    )
     .option(
       '--agent <hash>',
       'jobs run by this agent (system prompt, model, format and tool schemas; see `dagent audit`)',

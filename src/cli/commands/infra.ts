@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { embeddedPorts, temporalConfigFromEnv, workerSettingsFromEnv, workspaceList } from '../../config.js';
 import { workspaceQueue } from '../../workflow-safe/workspace-queue.js';
@@ -97,6 +97,10 @@ export function registerInfra(program: Command): void {
             throw new UsageError(`Workspace '${id}' is declared twice (--workspace and DAGENT_WORKSPACES).`);
           workspaces[id] = dir;
         }
+        // Before connecting: a folder that is not here is the mistake to report, not the server.
+        for (const [id, dir] of Object.entries(workspaces))
+          if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+            throw new UsageError(`Workspace '${id}': ${dir} is not an existing folder on this host.`);
         const t = await connectTemporal({ start: true, log: note });
         try {
           const worker = await startCommandWorker(t, { taskQueue: t.config.taskQueue, logLevel: 'INFO', workspaces });

@@ -9,6 +9,7 @@ import {
   jsonOption,
   parseDuration,
   positiveInt,
+  workspaceId,
   positiveNumber,
 } from '../plumbing/options.js';
 import { runJob, workspaceDir } from '../plumbing/run-job.js';
@@ -48,6 +49,7 @@ export function registerRun(program: Command): void {
     .option(
       '--workspace-id <id>',
       'a declared workspace: tools run on the workers that declare it (`dagent worker --workspace ID=DIR`), in their folder',
+      workspaceId,
     )
     .option('-m, --model <name>', 'model name (default: DAGENT_MODEL)')
     .option('--max-steps <n>', 'stop after this many model calls (default 20)', positiveInt)

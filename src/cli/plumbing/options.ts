@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { WORKSPACE_ID } from '../../workflow-safe/workspace-queue.js';
 import { TOOL_FORMATS } from '../../workflow-safe/types.js';
 
 // Option parsers shared by the commands: each refuses a bad value with a sentence saying why.
@@ -17,6 +18,12 @@ export function positiveInt(s: string): number {
   if (!/^\d+$/.test(s.trim()) || !Number.isSafeInteger(n) || n < 1)
     throw new InvalidArgumentError('Give a whole number of at least 1.');
   return n;
+}
+
+export function workspaceId(s: string): string {
+  if (!WORKSPACE_ID.test(s))
+    throw new InvalidArgumentError("Give up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.");
+  return s;
 }
 
 export function portNumber(s: string): number {
