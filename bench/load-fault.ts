@@ -193,8 +193,6 @@ export async function benchLoadFault(
     const stepLatencies: number[] = [];
     let steps = 0;
     const appends: Array<{
-      key: string;
-      workspace: string;
       jobId: string;
       callId: string;
       host: string;
@@ -243,8 +241,6 @@ export async function benchLoadFault(
               )
             : null;
           appends.push({
-            key: req.call.resources?.[0] ?? '',
-            workspace: req.workspaceId ?? '',
             jobId: id,
             callId: req.call.id,
             host: startedBy.get(sid) ?? '?',

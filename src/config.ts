@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { WORKSPACE_ID } from './workflow-safe/workspace-queue.js';
+import { WORKSPACE_ID, WORKSPACE_ID_RULE } from './workflow-safe/workspace-queue.js';
 import { DEFAULT_PRICES, type PriceTable } from './llm/prices.js';
 import { defaultPolicy, loadPolicyFile, type Policy } from './policy/index.js';
 
@@ -137,9 +137,7 @@ export function workspaceList(text: string, source: string): Record<string, stri
     const dir = item.slice(eq + 1).trim();
     if (eq < 1 || !dir) throw new ConfigError(`${source}: '${item}' is not id=folder.`);
     if (!WORKSPACE_ID.test(id))
-      throw new ConfigError(
-        `${source}: workspace id '${id}' is invalid: use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
-      );
+      throw new ConfigError(`${source}: workspace id '${id}' is invalid: use ${WORKSPACE_ID_RULE}.`);
     if (out[id]) throw new ConfigError(`${source}: workspace '${id}' is declared twice.`);
     out[id] = path.resolve(dir);
   }

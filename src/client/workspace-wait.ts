@@ -1,11 +1,10 @@
 import { defaultPayloadConverter, type WorkflowClient, type WorkflowHandle } from '@temporalio/client';
-
-type Service = Pick<WorkflowClient, 'workflowService' | 'options'>;
 import proto from '@temporalio/proto';
-
-const { temporal } = proto;
 import type { TurnInput } from '../workflow-safe/types.js';
 import { workspaceQueue } from '../workflow-safe/workspace-queue.js';
+
+const { temporal } = proto;
+type Service = Pick<WorkflowClient, 'workflowService' | 'options'>;
 
 // Why a job's tool call has not started: a declared workspace's calls wait in their own task queue
 // until a worker that has the workspace takes them. When that host died, `dagent status` says so.

@@ -1,7 +1,7 @@
 import { BEAT_EVERY_MS } from '../../activities/heartbeat.js';
 import { realpath, stat } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
-import { WORKSPACE_ID, workspaceQueue } from '../workflow-safe/workspace-queue.js';
+import { WORKSPACE_ID, WORKSPACE_ID_RULE, workspaceQueue } from '../workflow-safe/workspace-queue.js';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { agentMetrics } from './metrics.js';
 import { TRACING_WORKFLOW_MODULE, tracingPlugin, type TracingOptions } from './tracing.js';
@@ -184,13 +184,10 @@ export async function createAgentWorker(o: AgentWorkerOptions): Promise<Worker> 
 }
 
 /** Declared workspaces, each an existing folder (its real path); a wrong one stops the worker from starting. */
-async function checkWorkspaces(ws: Record<string, string>): Promise<Record<string, string>> {
+export async function checkWorkspaces(ws: Record<string, string>): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [id, dir] of Object.entries(ws)) {
-    if (!WORKSPACE_ID.test(id))
-      throw new Error(
-        `Workspace id '${id}' is invalid: use letters, digits, '.', '_' or '-', starting with a letter or digit.`,
-      );
+    if (!WORKSPACE_ID.test(id)) throw new Error(`Workspace id '${id}' is invalid: use ${WORKSPACE_ID_RULE}.`);
     const st = await stat(dir).catch(() => null);
     if (!st?.isDirectory()) throw new Error(`Workspace '${id}': ${dir} is not an existing folder on this host.`);
     out[id] = await realpath(dir);

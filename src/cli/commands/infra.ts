@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
 import { embeddedPorts, temporalConfigFromEnv, workerSettingsFromEnv, workspaceList } from '../../config.js';
 import { workspaceQueue } from '../../workflow-safe/workspace-queue.js';
@@ -13,6 +13,7 @@ import { handler } from '../plumbing/command.js';
 import { note } from '../plumbing/output.js';
 import { UsageError } from '../plumbing/usage-error.js';
 import { startCommandWorker, upWorkerAbout } from '../plumbing/worker.js';
+import { checkWorkspaces } from '../../worker/create-worker.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -98,9 +99,9 @@ export function registerInfra(program: Command): void {
           workspaces[id] = dir;
         }
         // Before connecting: a folder that is not here is the mistake to report, not the server.
-        for (const [id, dir] of Object.entries(workspaces))
-          if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
-            throw new UsageError(`Workspace '${id}': ${dir} is not an existing folder on this host.`);
+        await checkWorkspaces(workspaces).catch((err: Error) => {
+          throw new UsageError(err.message);
+        });
         const t = await connectTemporal({ start: true, log: note });
         try {
           const worker = await startCommandWorker(t, { taskQueue: t.config.taskQueue, logLevel: 'INFO', workspaces });

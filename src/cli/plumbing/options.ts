@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { WORKSPACE_ID } from '../../workflow-safe/workspace-queue.js';
+import { WORKSPACE_ID, WORKSPACE_ID_RULE } from '../../workflow-safe/workspace-queue.js';
 import { TOOL_FORMATS } from '../../workflow-safe/types.js';
 
 // Option parsers shared by the commands: each refuses a bad value with a sentence saying why.
@@ -21,8 +21,7 @@ export function positiveInt(s: string): number {
 }
 
 export function workspaceId(s: string): string {
-  if (!WORKSPACE_ID.test(s))
-    throw new InvalidArgumentError("Give up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.");
+  if (!WORKSPACE_ID.test(s)) throw new InvalidArgumentError(`Give ${WORKSPACE_ID_RULE}.`);
   return s;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TOOL_FORMATS, type TurnInput } from '../types.js';
-import { WORKSPACE_ID } from '../workspace-queue.js';
+import { WORKSPACE_ID, WORKSPACE_ID_RULE } from '../workspace-queue.js';
 
 // TurnInput checked when a turn starts (and by startJob before it starts one): a wrong field is a
 // clear failure naming the field, never a crash deep inside a step.
@@ -44,10 +44,7 @@ const stateCommon = {
 export const turnInputSchema = z.strictObject({
   task: z.string().trim().min(1, 'give the task to do'),
   workspace: z.string().min(1, 'give the workspace folder'),
-  workspaceId: z
-    .string()
-    .regex(WORKSPACE_ID, "use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
-    .optional(),
+  workspaceId: z.string().regex(WORKSPACE_ID, `use ${WORKSPACE_ID_RULE}`).optional(),
   model: z.string().min(1).optional(),
   maxSteps: count.optional(),
   systemPrompt: z.string().optional(),
