@@ -249,7 +249,7 @@ export class ToolRegistry {
             true,
           );
       }
-      return done(await tool.execute(parsed.data, ctx), false);
+      return done(nonEmpty(call.name, await tool.execute(parsed.data, ctx)), false);
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       const e = err as Error;
@@ -283,6 +283,17 @@ export class ToolRegistry {
     // find_tools is offered only when named: by routing, for a worker with many tools.
     return only ? all.filter((t) => only.includes(t.name)) : all.filter((t) => t.name !== FIND_TOOLS);
   }
+}
+
+/**
+ * A tool's output as the model gets it: never blank (an empty file, a tool that printed nothing).
+ * A blank tool message is ambiguous to the model, and some providers refuse one.
+ */
+function nonEmpty(tool: string, output: string): string {
+  if (output.trim() !== '') return output;
+  return output === ''
+    ? `(empty: ${tool} returned no text)`
+    : `(empty: ${tool} returned only whitespace, ${output.length} characters)`;
 }
 
 /** `find_tools`: searches every tool of the worker; the ones it names are offered from then on. */

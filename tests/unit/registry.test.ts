@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { builtinTools } from '../../src/tools/builtins/index.js';
@@ -150,6 +152,25 @@ describe('ToolRegistry', () => {
     assert.deepEqual([r.isError, r.output], [false, 'ABABAB']);
     assert.deepEqual(seen, [{ word: 'AB', times: 3, tags: ['x', 'y'] }]);
     assert.equal(transforms, 1, 'the handler run transformed once');
+  });
+
+  it('never gives the model a blank result: an empty file, a tool that printed nothing, only whitespace', async () => {
+    const c = toolContext();
+    writeFileSync(path.join(c.workspace, 'empty.txt'), '');
+    writeFileSync(path.join(c.workspace, 'blank.txt'), '\n\n');
+    const read = async (p: string) =>
+      (await registry.execute({ id: '1', name: 'read_file', args: { path: p } }, c)).output;
+    assert.equal(await read('empty.txt'), '(empty: read_file returned no text)');
+    assert.equal(await read('blank.txt'), '(empty: read_file returned only whitespace, 2 characters)');
+    const quiet = defineTool({
+      name: 'quiet',
+      description: '',
+      input: z.object({}),
+      effect: 'read',
+      execute: () => '',
+    });
+    const r = await new ToolRegistry([quiet]).execute({ id: '2', name: 'quiet', args: {} }, c);
+    assert.deepEqual([r.isError, r.output], [false, '(empty: quiet returned no text)']);
   });
 
   it('refuses bad definitions up front', () => {
